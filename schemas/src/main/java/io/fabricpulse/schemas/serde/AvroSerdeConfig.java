@@ -1,0 +1,72 @@
+package io.fabricpulse.schemas.serde;
+
+import io.fabricpulse.schemas.registry.InMemorySchemaRegistry;
+import io.fabricpulse.schemas.registry.RestSchemaRegistryClient;
+import io.fabricpulse.schemas.registry.SchemaRegistryClient;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Configuration of the serde, with Confluent's key names so that existing client configs work
+ * unchanged (docs.confluent.io, "Schema Registry serializer and deserializer configuration").
+ */
+public record AvroSerdeConfig(
+    String registryUrl,
+    boolean autoRegisterSchemas,
+    boolean useLatestVersion,
+    boolean specificAvroReader,
+    String basicAuthUserInfo) {
+
+  public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+  public static final String AUTO_REGISTER_SCHEMAS = "auto.register.schemas";
+  public static final String USE_LATEST_VERSION = "use.latest.version";
+  public static final String SPECIFIC_AVRO_READER = "specific.avro.reader";
+  public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
+  public static final String MOCK_SCHEME = "mock://";
+
+  /** Reads the Confluent keys; defaults are Confluent's (auto-register on, latest off). */
+  public static AvroSerdeConfig from(Map<String, ?> configs) {
+    Object url = configs.get(SCHEMA_REGISTRY_URL);
+    if (url == null || url.toString().isBlank()) {
+      throw new IllegalArgumentException(
+          SCHEMA_REGISTRY_URL + " is required (e.g. http://registry:8081 or mock://demo)");
+    }
+    return new AvroSerdeConfig(
+        url.toString().trim(),
+        bool(configs.get(AUTO_REGISTER_SCHEMAS), true),
+        bool(configs.get(USE_LATEST_VERSION), false),
+        bool(configs.get(SPECIFIC_AVRO_READER), true),
+        configs.get(BASIC_AUTH_USER_INFO) == null
+            ? null
+            : configs.get(BASIC_AUTH_USER_INFO).toString());
+  }
+
+  /** The registry behind {@code schema.registry.url}: in-process for mock://, REST otherwise. */
+  public SchemaRegistryClient client() {
+    if (registryUrl.startsWith(MOCK_SCHEME)) {
+      return InMemorySchemaRegistry.forScope(registryUrl.substring(MOCK_SCHEME.length()));
+    }
+    List<String> urls = Arrays.stream(registryUrl.split(",")).map(String::trim).toList();
+    return new RestSchemaRegistryClient(urls, basicAuthUserInfo, Duration.ofSeconds(30));
+  }
+
+  private static boolean bool(Object value, boolean fallback) {
+    return value == null ? fallback : Boolean.parseBoolean(value.toString());
+  }
+
+  /** Never prints the credentials. */
+  @Override
+  public String toString() {
+    return "AvroSerdeConfig[url="
+        + registryUrl
+        + ", autoRegister="
+        + autoRegisterSchemas
+        + ", useLatest="
+        + useLatestVersion
+        + ", basicAuth="
+        + (basicAuthUserInfo == null ? "none" : "***")
+        + "]";
+  }
+}

@@ -1,0 +1,96 @@
+package io.fabricpulse.schemas.topics;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.GpuEcc;
+import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.NcclLog;
+import io.fabricpulse.avro.NcclTransport;
+import io.fabricpulse.avro.PfcPauseFrames;
+import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.avro.SmSweep;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The topics of the pipeline (DESIGN.md section 1), built once from config. A prefix gives a
+ * parallel set, e.g. {@code replay.<incident>.} so a replay runs the same topologies on its own
+ * topics. Raw topics keep history long enough to replay incidents; fabric.alerts.active is
+ * compacted and holds the current state of every alert.
+ */
+public record FabricTopics(
+    TopicSpec portCounters,
+    TopicSpec pfc,
+    TopicSpec ecn,
+    TopicSpec sm,
+    TopicSpec gpu,
+    TopicSpec xid,
+    TopicSpec nccl,
+    TopicSpec rates,
+    TopicSpec ncclTransport,
+    TopicSpec alerts,
+    TopicSpec alertsActive,
+    TopicSpec deadLetters) {
+
+  public static final String PORT_COUNTERS = "fabric.raw.port-counters";
+  public static final String PFC = "fabric.raw.pfc";
+  public static final String ECN = "fabric.raw.ecn";
+  public static final String SM = "fabric.raw.sm";
+  public static final String GPU = "fabric.raw.gpu";
+  public static final String XID = "fabric.raw.xid";
+  public static final String NCCL = "fabric.raw.nccl";
+  public static final String RATES = "fabric.rates";
+  public static final String NCCL_TRANSPORT = "fabric.nccl.transport";
+  public static final String ALERTS = "fabric.alerts";
+  public static final String ALERTS_ACTIVE = "fabric.alerts.active";
+  public static final String DEAD_LETTERS = "fabric.dlq";
+
+  private static final Duration RAW_RETENTION = Duration.ofDays(7);
+  private static final Duration DERIVED_RETENTION = Duration.ofDays(3);
+  private static final Duration ALERT_RETENTION = Duration.ofDays(90);
+
+  /** The production layout: {@code partitions} for the high-volume topics. */
+  public static FabricTopics defaults(String prefix, int partitions) {
+    String p = prefix == null ? "" : prefix;
+    int small = Math.max(1, Math.min(partitions, 3));
+    return new FabricTopics(
+        new TopicSpec(p + PORT_COUNTERS, PortCounters.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + PFC, PfcPauseFrames.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + ECN, EcnMarks.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + SM, SmSweep.class, small, ALERT_RETENTION, false),
+        new TopicSpec(p + GPU, GpuEcc.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + XID, GpuXid.class, small, ALERT_RETENTION, false),
+        new TopicSpec(p + NCCL, NcclLog.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + RATES, CounterRates.class, partitions, DERIVED_RETENTION, false),
+        new TopicSpec(p + NCCL_TRANSPORT, NcclTransport.class, small, ALERT_RETENTION, false),
+        new TopicSpec(p + ALERTS, Alert.class, small, ALERT_RETENTION, false),
+        new TopicSpec(p + ALERTS_ACTIVE, Alert.class, small, null, true),
+        new TopicSpec(p + DEAD_LETTERS, DeadLetter.class, small, RAW_RETENTION, false));
+  }
+
+  public static FabricTopics defaults() {
+    return defaults("", 6);
+  }
+
+  public List<TopicSpec> all() {
+    return List.of(
+        portCounters,
+        pfc,
+        ecn,
+        sm,
+        gpu,
+        xid,
+        nccl,
+        rates,
+        ncclTransport,
+        alerts,
+        alertsActive,
+        deadLetters);
+  }
+
+  public List<TopicSpec> raw() {
+    return List.of(portCounters, pfc, ecn, sm, gpu, xid, nccl);
+  }
+}
