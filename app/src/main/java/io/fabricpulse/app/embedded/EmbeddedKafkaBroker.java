@@ -1,0 +1,172 @@
+package io.fabricpulse.app.embedded;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Kafka (KRaft, combined broker and controller) running inside this JVM, for
+ * {@code demo} and the tests. Every listener binds 127.0.0.1: KafkaClusterTestKit is not used
+ * because its socket factory binds all interfaces (ENVIRONMENT.md).
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
+  private static final String HOST = "127.0.0.1";
+
+  private final Path logDir;
+  private final int brokerPort;
+  private final int controllerPort;
+  private KafkaRaftServer server;
+
+  private EmbeddedKafkaBroker(Path logDir, int brokerPort, int controllerPort) {
+    this.logDir = logDir;
+    this.brokerPort = brokerPort;
+    this.controllerPort = controllerPort;
+  }
+
+  /**
+   * Formats {@code dataDir} (kept if already formatted) and starts the broker; waits until ready.
+   */
+  public static EmbeddedKafkaBroker start(Path dataDir, Duration timeout) throws IOException {
+    Path logDir = dataDir.resolve("kafka");
+    Files.createDirectories(logDir);
+    EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(logDir, freePort(), freePort());
+    broker.startServer(timeout);
+    return broker;
+  }
+
+  public String bootstrapServers() {
+    return HOST + ":" + brokerPort;
+  }
+
+  private Properties serverProperties() {
+    Properties p = new Properties();
+    p.put("process.roles", "broker,controller");
+    p.put("node.id", "1");
+    p.put("controller.quorum.voters", "1@" + HOST + ":" + controllerPort);
+    p.put(
+        "listeners",
+        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
+    p.put(
+        "advertised.listeners",
+        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
+    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    p.put("controller.listener.names", "CONTROLLER");
+    p.put("inter.broker.listener.name", "PLAINTEXT");
+    p.put("log.dirs", logDir.toString());
+    p.put("num.partitions", "1");
+    p.put("auto.create.topics.enable", "false");
+    p.put("offsets.topic.replication.factor", "1");
+    p.put("offsets.topic.num.partitions", "3");
+    p.put("transaction.state.log.replication.factor", "1");
+    p.put("transaction.state.log.min.isr", "1");
+    p.put("transaction.state.log.num.partitions", "3");
+    p.put("share.coordinator.state.topic.replication.factor", "1");
+    p.put("share.coordinator.state.topic.min.isr", "1");
+    p.put("group.initial.rebalance.delay.ms", "0");
+    p.put("log.segment.bytes", Integer.toString(64 * 1024 * 1024));
+    p.put("log.retention.check.interval.ms", "60000");
+    return p;
+  }
+
+  private void startServer(Duration timeout) throws IOException {
+    long started = System.nanoTime();
+    Properties props = serverProperties();
+    format(props);
+    KafkaConfig config = new KafkaConfig(props, false);
+    server = new KafkaRaftServer(config, Time.SYSTEM);
+    server.startup();
+    awaitReady(timeout);
+    log.info(
+        "Kafka (KRaft) ready at {} in {} ms, data in {}",
+        bootstrapServers(),
+        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+        logDir);
+  }
+
+  /** The storage tool's main calls System.exit, so its execute method is called in-process. */
+  private void format(Properties props) throws IOException {
+    Path file = logDir.resolve("server.properties");
+    try (OutputStream out = Files.newOutputStream(file)) {
+      props.store(out, "fabricpulse embedded broker");
+    }
+    Path metaProperties = logDir.resolve("meta.properties");
+    if (Files.exists(metaProperties)) {
+      return;
+    }
+    ByteArrayOutputStream output = new ByteArrayOutputStream();
+    String[] args = {
+      "format", "-t", Uuid.randomUuid().toString(), "-c", file.toString(), "--ignore-formatted"
+    };
+    int rc;
+    try (PrintStream ps = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+      rc = kafka.tools.StorageTool$.MODULE$.execute(args, ps);
+    }
+    if (rc != 0) {
+      throw new IOException(
+          "formatting " + logDir + " failed: " + output.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  private void awaitReady(Duration timeout) throws IOException {
+    Properties admin = new Properties();
+    admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    admin.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "5000");
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try (Admin client = Admin.create(admin)) {
+      while (true) {
+        try {
+          if (!client.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {
+            return;
+          }
+        } catch (ExecutionException | TimeoutException e) {
+          if (System.nanoTime() > deadline) {
+            throw new IOException("Kafka did not become ready within " + timeout, e);
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while waiting for Kafka", e);
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IOException("Kafka did not become ready within " + timeout);
+        }
+      }
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+      socket.setReuseAddress(true);
+      return socket.getLocalPort();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (server != null) {
+      server.shutdown();
+      server.awaitShutdown();
+      server = null;
+      log.info("Kafka stopped");
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.fabricpulse.app.embedded;
+
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the pipeline's topics with their partitions, retention and compaction, idempotently:
+ * existing topics are left alone. Brokers should run with auto-create off so a typo never makes a
+ * topic with default settings.
+ */
+public final class TopicBootstrap {
+  private static final Logger log = LoggerFactory.getLogger(TopicBootstrap.class);
+
+  private TopicBootstrap() {}
+
+  /**
+   * @return the names of the topics that were created (empty if all existed)
+   */
+  public static List<String> ensure(Admin admin, FabricTopics topics, short replicationFactor)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+    List<NewTopic> missing = new ArrayList<>();
+    for (TopicSpec spec : topics.all()) {
+      if (!existing.contains(spec.name())) {
+        missing.add(
+            new NewTopic(spec.name(), spec.partitions(), replicationFactor)
+                .configs(spec.configs()));
+      }
+    }
+    if (!missing.isEmpty()) {
+      try {
+        admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+          throw e;
+        }
+      }
+      log.info("created topics {}", missing.stream().map(NewTopic::name).toList());
+    }
+    return missing.stream().map(NewTopic::name).toList();
+  }
+}
