@@ -52,6 +52,8 @@ public final class StreamsSettings {
         StreamsConfig.DEFAULT_TIMESTAMP_EXTRACTOR_CLASS_CONFIG,
         LogAndSkipOnInvalidTimestamp.class.getName());
     props.put(StreamsConfig.producerPrefix(ProducerConfig.ACKS_CONFIG), "all");
+    // Kafka 5.0 turns this on by default; opting in now keeps behaviour stable across the upgrade.
+    props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, "true");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
     return props;
   }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -45,7 +46,8 @@ public final class LastSampleSerde {
       out.writeLong(sample.seq());
       out.writeUTF(sample.bootId());
       out.writeInt(sample.values().size());
-      for (Map.Entry<String, Long> entry : sample.values().entrySet()) {
+      // sorted, so equal samples always give equal bytes
+      for (Map.Entry<String, Long> entry : new TreeMap<>(sample.values()).entrySet()) {
         out.writeUTF(entry.getKey());
         out.writeLong(entry.getValue());
       }
