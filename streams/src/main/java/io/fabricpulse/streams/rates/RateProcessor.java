@@ -5,6 +5,7 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.streams.Lineage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * <p>Input values are raw bytes, decoded here: a record that cannot be decoded, names no complete
  * subject, or breaks the computation goes to the dead-letter sink with its coordinates instead of
  * stopping the stream thread (STYLE.md practice 7).
+ *
+ * <p>Every rates record carries {@link Lineage} headers naming the raw record it came from.
  *
  * <p>Ordering is by event time (the record timestamp), never wall-clock time. A sample whose time
  * is not after the subject's last accepted sample is dropped: counted as a duplicate when boot id,
@@ -96,7 +99,12 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
 
   @Override
   public void process(Record<String, byte[]> record) {
-    String topic = context.recordMetadata().map(RecordMetadata::topic).orElse(null);
+    RecordMetadata source = context.recordMetadata().orElse(null);
+    if (source == null) {
+      deadLetter(record, "no source record metadata", null);
+      return;
+    }
+    String topic = source.topic();
     if (record.value() == null) {
       deadLetter(record, "null value on a raw topic", null);
       return;
@@ -140,7 +148,8 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
     }
     store.put(storeKey, next);
     context.forward(
-        new Record<String, SpecificRecord>(sample.subject(), rates, time, record.headers()),
+        new Record<String, SpecificRecord>(
+            sample.subject(), rates, time, Lineage.of(record.headers(), source)),
         ratesSink);
   }
 

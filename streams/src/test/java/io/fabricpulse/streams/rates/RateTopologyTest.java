@@ -24,6 +24,7 @@ import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.Lineage;
 import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.ValueSerdes;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,7 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,9 +135,13 @@ class RateTopologyTest {
             pma("symbol_error", 16, 0),
             pma("link_downed", 8, 0)));
 
-    KeyValue<String, CounterRates> out = ratesOut.readKeyValue();
-    assertEquals(PORT_SUBJECT, out.key);
-    CounterRates rates = out.value;
+    TestRecord<String, CounterRates> out = ratesOut.readRecord();
+    assertEquals(PORT_SUBJECT, out.key());
+    assertEquals(at(0), out.getRecordTime());
+    assertEquals(topics.portCounters().name(), Lineage.topic(out.headers()));
+    assertEquals(0, Lineage.partition(out.headers()));
+    assertEquals(0L, Lineage.offset(out.headers()));
+    CounterRates rates = out.value();
     assertEquals(RateSource.PORT, rates.getSource());
     assertEquals("mlx5_0", rates.getDevice());
     assertEquals(1, rates.getPort());
@@ -442,6 +448,16 @@ class RateTopologyTest {
     assertEquals(7L, last.seq());
     assertEquals(java.util.Map.of("port_xmit_data", 1000L, "symbol_error", 65_535L), last.values());
     assertEquals(5L, store.get("PFC|c1/gpu017/ens5f0np0").values().get("rx_prio3_pause"));
+  }
+
+  @Test
+  void lastSamplesAreChangeloggedUnderTheStoreName() {
+    send(port(BOOT_A, 1, at(0), pma("port_xmit_data", 64, 1000)));
+
+    assertEquals(
+        java.util.Set.of(
+            "fabricpulse-rates-test-rates-last-sample-changelog", topics.rates().name()),
+        driver.producedTopicNames());
   }
 
   private static byte[] bytes(java.nio.ByteBuffer buffer) {
