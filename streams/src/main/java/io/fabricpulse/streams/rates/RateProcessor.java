@@ -5,6 +5,7 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.schemas.registry.SchemaRegistryException;
 import io.fabricpulse.streams.Lineage;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Input values are raw bytes, decoded here: a record that cannot be decoded, names no complete
  * subject, or breaks the computation goes to the dead-letter sink with its coordinates instead of
- * stopping the stream thread (STYLE.md practice 7).
+ * stopping the stream thread (STYLE.md practice 7). The one exception is a schema registry that
+ * cannot be reached: that failure is rethrown, so Streams retries rather than dead-letters records
+ * that are fine.
  *
  * <p>Every rates record carries {@link Lineage} headers naming the raw record it came from.
  *
@@ -118,6 +121,11 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
     try {
       sample = decoder.decode(topic, record.value());
     } catch (SerializationException e) {
+      if (registryUnavailable(e)) {
+        // Not this record's fault: fail the task so Streams retries from the last commit instead
+        // of dead-lettering every record while the registry is down.
+        throw e;
+      }
       deadLetter(record, "cannot deserialize", e);
       return;
     } catch (RateSample.InvalidSampleException e) {
@@ -151,6 +159,20 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
         new Record<String, SpecificRecord>(
             sample.subject(), rates, time, Lineage.of(record.headers(), source)),
         ratesSink);
+  }
+
+  /**
+   * True when the schema registry could not be reached or failed on its side (no HTTP answer, 5xx,
+   * or a 500xx registry error code), as opposed to refusing this record's bytes or schema id.
+   */
+  static boolean registryUnavailable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SchemaRegistryException registry) {
+        int code = registry.errorCode();
+        return code == -1 || (code >= 500 && code < 600) || (code >= 50000 && code < 60000);
+      }
+    }
+    return false;
   }
 
   private void drop(Record<String, byte[]> record, RateSample sample, LastSample last) {
