@@ -1,0 +1,135 @@
+package io.fabricpulse.streams.rates;
+
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.PfcPauseFrames;
+import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.ValueSerdes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The rate stage (DESIGN.md section 4): raw port, PFC and ECN samples in, one {@link CounterRates}
+ * per sample out on {@code fabric.rates}, keyed by subject; refused records to {@code fabric.dlq}.
+ *
+ * <pre>
+ * rates-source-port-counters ─┐
+ * rates-source-pfc           ─┼─▶ rates-compute [rates-last-sample] ─┬─▶ rates-sink-rates
+ * rates-source-ecn           ─┘                                      └─▶ rates-sink-dlq
+ * </pre>
+ *
+ * Sources read values as raw bytes and {@code rates-compute} decodes them, so a corrupt record
+ * becomes a {@link DeadLetter} with its coordinates and the processor's name, without a
+ * deserialization exception handler in the application config. The store's changelog topic is
+ * {@code <application.id>-rates-last-sample-changelog}.
+ */
+public final class RateTopology {
+
+  public static final String SOURCE_PORT_COUNTERS = "rates-source-port-counters";
+  public static final String SOURCE_PFC = "rates-source-pfc";
+  public static final String SOURCE_ECN = "rates-source-ecn";
+  public static final String PROCESSOR = "rates-compute";
+  public static final String LAST_SAMPLE_STORE = "rates-last-sample";
+  public static final String SINK_RATES = "rates-sink-rates";
+  public static final String SINK_DEAD_LETTERS = "rates-sink-dlq";
+
+  private RateTopology() {}
+
+  /** Builds the rate topology; the same call serves production, replay and tests. */
+  public static Topology build(FabricTopics topics, ValueSerdes serdes, RateConfig config) {
+    Topology topology = new Topology();
+    List<String> sources = new ArrayList<>();
+    if (config.sources().contains(RateSource.PORT)) {
+      addSource(topology, SOURCE_PORT_COUNTERS, topics.portCounters().name());
+      sources.add(SOURCE_PORT_COUNTERS);
+    }
+    if (config.sources().contains(RateSource.PFC)) {
+      addSource(topology, SOURCE_PFC, topics.pfc().name());
+      sources.add(SOURCE_PFC);
+    }
+    if (config.sources().contains(RateSource.ECN)) {
+      addSource(topology, SOURCE_ECN, topics.ecn().name());
+      sources.add(SOURCE_ECN);
+    }
+    String[] parents = sources.toArray(String[]::new);
+
+    topology.addProcessor(
+        PROCESSOR,
+        () ->
+            new RateProcessor(
+                PROCESSOR,
+                LAST_SAMPLE_STORE,
+                SINK_RATES,
+                SINK_DEAD_LETTERS,
+                decoders(topics, serdes, config),
+                new CounterSemantics(config.wrapPlausibleFraction())),
+        parents);
+    topology.addStateStore(lastSampleStore(), PROCESSOR);
+
+    Serde<CounterRates> ratesSerde = serdes.forValues(CounterRates.class);
+    Serde<DeadLetter> deadLetterSerde = serdes.forValues(DeadLetter.class);
+    topology.addSink(
+        SINK_RATES,
+        topics.rates().name(),
+        new StringSerializer(),
+        ratesSerde.serializer(),
+        PROCESSOR);
+    topology.addSink(
+        SINK_DEAD_LETTERS,
+        topics.deadLetters().name(),
+        new StringSerializer(),
+        deadLetterSerde.serializer(),
+        PROCESSOR);
+    return topology;
+  }
+
+  /** The per-subject store of the last accepted sample, changelogged for fail-over. */
+  static StoreBuilder<KeyValueStore<String, LastSample>> lastSampleStore() {
+    return Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
+        Serdes.String(),
+        LastSampleSerde.serde());
+  }
+
+  private static void addSource(Topology topology, String name, String topic) {
+    topology.addSource(name, new StringDeserializer(), new ByteArrayDeserializer(), topic);
+  }
+
+  /** One decoder per raw topic, made per processor instance (deserializers are per task). */
+  private static Map<String, RateProcessor.SampleDecoder> decoders(
+      FabricTopics topics, ValueSerdes serdes, RateConfig config) {
+    Map<String, RateProcessor.SampleDecoder> decoders = new HashMap<>();
+    if (config.sources().contains(RateSource.PORT)) {
+      Deserializer<PortCounters> port = serdes.forValues(PortCounters.class).deserializer();
+      decoders.put(
+          topics.portCounters().name(),
+          (topic, bytes) -> RateSample.of(port.deserialize(topic, bytes)));
+    }
+    if (config.sources().contains(RateSource.PFC)) {
+      Deserializer<PfcPauseFrames> pfc = serdes.forValues(PfcPauseFrames.class).deserializer();
+      decoders.put(
+          topics.pfc().name(), (topic, bytes) -> RateSample.of(pfc.deserialize(topic, bytes)));
+    }
+    if (config.sources().contains(RateSource.ECN)) {
+      Deserializer<EcnMarks> ecn = serdes.forValues(EcnMarks.class).deserializer();
+      decoders.put(
+          topics.ecn().name(), (topic, bytes) -> RateSample.of(ecn.deserialize(topic, bytes)));
+    }
+    return decoders;
+  }
+}

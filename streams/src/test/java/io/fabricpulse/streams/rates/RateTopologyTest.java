@@ -1,0 +1,468 @@
+package io.fabricpulse.streams.rates;
+
+import static io.fabricpulse.streams.rates.RateSamples.BOOT_A;
+import static io.fabricpulse.streams.rates.RateSamples.BOOT_B;
+import static io.fabricpulse.streams.rates.RateSamples.NODE_KEY;
+import static io.fabricpulse.streams.rates.RateSamples.ecn;
+import static io.fabricpulse.streams.rates.RateSamples.ethtool;
+import static io.fabricpulse.streams.rates.RateSamples.hw;
+import static io.fabricpulse.streams.rates.RateSamples.pfc;
+import static io.fabricpulse.streams.rates.RateSamples.pma;
+import static io.fabricpulse.streams.rates.RateSamples.port;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabricpulse.avro.CounterGroup;
+import io.fabricpulse.avro.CounterRate;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.PfcPauseFrames;
+import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.avro.RateTag;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.Lineage;
+import io.fabricpulse.streams.StreamsSettings;
+import io.fabricpulse.streams.ValueSerdes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The rate stage, driven in event time: each test is a small incident on node gpu017. */
+class RateTopologyTest {
+
+  private static final String REGISTRY = "mock://" + RateTopologyTest.class.getName();
+  private static final Instant T0 = Instant.parse("2025-01-23T17:07:40Z");
+  private static final String PORT_SUBJECT = "c1/gpu017/mlx5_0/1";
+
+  private final FabricTopics topics = FabricTopics.defaults();
+  private final ValueSerdes serdes = ValueSerdes.registry(REGISTRY);
+
+  @TempDir Path stateDir;
+
+  private TopologyTestDriver driver;
+  private TestInputTopic<String, PortCounters> portIn;
+  private TestInputTopic<String, PfcPauseFrames> pfcIn;
+  private TestInputTopic<String, EcnMarks> ecnIn;
+  private TestInputTopic<String, byte[]> portBytesIn;
+  private TestOutputTopic<String, CounterRates> ratesOut;
+  private TestOutputTopic<String, DeadLetter> dlqOut;
+
+  @BeforeEach
+  void start() {
+    driver =
+        new TopologyTestDriver(
+            RateTopology.build(topics, serdes, RateConfig.defaults()),
+            StreamsSettings.base("fabricpulse-rates-test", "127.0.0.1:9", stateDir),
+            T0);
+    StringSerializer keys = new StringSerializer();
+    portIn =
+        driver.createInputTopic(
+            topics.portCounters().name(), keys, serdes.forValues(PortCounters.class).serializer());
+    pfcIn =
+        driver.createInputTopic(
+            topics.pfc().name(), keys, serdes.forValues(PfcPauseFrames.class).serializer());
+    ecnIn =
+        driver.createInputTopic(
+            topics.ecn().name(), keys, serdes.forValues(EcnMarks.class).serializer());
+    portBytesIn =
+        driver.createInputTopic(topics.portCounters().name(), keys, new ByteArraySerializer());
+    ratesOut =
+        driver.createOutputTopic(
+            topics.rates().name(),
+            new StringDeserializer(),
+            serdes.forValues(CounterRates.class).deserializer());
+    dlqOut =
+        driver.createOutputTopic(
+            topics.deadLetters().name(),
+            new StringDeserializer(),
+            serdes.forValues(DeadLetter.class).deserializer());
+  }
+
+  @AfterEach
+  void stop() {
+    driver.close();
+  }
+
+  private void send(PortCounters sample) {
+    portIn.pipeInput(NODE_KEY, sample, sample.getTime());
+  }
+
+  private static Instant at(long seconds) {
+    return T0.plusSeconds(seconds);
+  }
+
+  private static CounterRate rate(CounterRates rates, String counter) {
+    return rates.getRates().stream()
+        .filter(r -> r.getName().equals(counter))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no rate for " + counter + " in " + rates));
+  }
+
+  private void assertNoDeadLetters() {
+    assertTrue(dlqOut.isEmpty(), () -> "unexpected dead letters: " + dlqOut.readValuesToList());
+  }
+
+  private double metric(String operation) {
+    return RateMetrics.total(driver.metrics(), operation);
+  }
+
+  @Test
+  void firstSampleOfAPortIsTaggedFirstAndCarriesTheLinkState() {
+    send(
+        port(
+            BOOT_A,
+            0,
+            at(0),
+            pma("port_xmit_data", 64, 85_378_896_588L),
+            pma("symbol_error", 16, 0),
+            pma("link_downed", 8, 0)));
+
+    TestRecord<String, CounterRates> out = ratesOut.readRecord();
+    assertEquals(PORT_SUBJECT, out.key());
+    assertEquals(at(0), out.getRecordTime());
+    assertEquals(topics.portCounters().name(), Lineage.topic(out.headers()));
+    assertEquals(0, Lineage.partition(out.headers()));
+    assertEquals(0L, Lineage.offset(out.headers()));
+    CounterRates rates = out.value();
+    assertEquals(RateSource.PORT, rates.getSource());
+    assertEquals("mlx5_0", rates.getDevice());
+    assertEquals(1, rates.getPort());
+    assertEquals(at(0), rates.getTime());
+    assertNull(rates.getIntervalMs());
+    assertEquals("ACTIVE", rates.getState());
+    assertEquals("LinkUp", rates.getPhysState());
+    assertEquals(400.0, rates.getRateGbps());
+    assertEquals("4X", rates.getLinkWidth());
+    assertEquals("InfiniBand", rates.getLinkLayer());
+    assertEquals(3, rates.getRates().size());
+    for (CounterRate r : rates.getRates()) {
+      assertEquals(RateTag.first, r.getTag(), r.getName());
+      assertNull(r.getDelta(), r.getName());
+      assertNull(r.getPerSecond(), r.getName());
+    }
+    assertEquals(85_378_896_588L, rate(rates, "port_xmit_data").getValue());
+    assertEquals("bytes", rate(rates, "port_xmit_data").getUnit());
+    assertTrue(ratesOut.isEmpty());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void steadyTrafficGivesBytesPerSecondFromOctetsDividedByFour() {
+    send(port(BOOT_A, 10, at(0), pma("port_xmit_data", 64, 1000), pma("port_rcv_data", 64, 0)));
+    send(port(BOOT_A, 18, at(1), pma("port_xmit_data", 64, 1250), pma("port_rcv_data", 64, 0)));
+
+    List<CounterRates> out = ratesOut.readValuesToList();
+    assertEquals(2, out.size());
+    CounterRates second = out.get(1);
+    assertEquals(1000L, second.getIntervalMs());
+    CounterRate xmit = rate(second, "port_xmit_data");
+    assertEquals(RateTag.normal, xmit.getTag());
+    assertEquals(1250L, xmit.getValue());
+    assertEquals(1000L, xmit.getDelta());
+    assertEquals(1000.0, xmit.getPerSecond());
+    assertEquals("bytes", xmit.getUnit());
+    CounterRate rcv = rate(second, "port_rcv_data");
+    assertEquals(RateTag.normal, rcv.getTag());
+    assertEquals(0.0, rcv.getPerSecond());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void mlx5WriteRequestCounterWrapsPast32Bits() {
+    send(port(BOOT_A, 1, at(0), hw("rx_write_requests", 32, 4_294_967_000L)));
+    send(port(BOOT_A, 2, at(1), hw("rx_write_requests", 32, 200)));
+
+    CounterRate wrapped = rate(ratesOut.readValuesToList().get(1), "rx_write_requests");
+    assertEquals(RateTag.wrap, wrapped.getTag());
+    assertEquals(496L, wrapped.getDelta());
+    assertEquals(496.0, wrapped.getPerSecond());
+    assertEquals("events", wrapped.getUnit());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void perfqueryResetClearsSymbolErrorsWithoutReboot() {
+    send(port(BOOT_A, 1, at(0), pma("symbol_error", 16, 500)));
+    // an operator ran perfquery -R: the counter restarts at 0 and 3 new errors arrive
+    send(port(BOOT_A, 2, at(1), pma("symbol_error", 16, 3)));
+
+    CounterRate cleared = rate(ratesOut.readValuesToList().get(1), "symbol_error");
+    assertEquals(RateTag.clear, cleared.getTag());
+    assertEquals(3L, cleared.getDelta());
+    assertEquals(3.0, cleared.getPerSecond());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void rebootRestartsCountersAndIsNotMistakenForAClear() {
+    send(
+        port(
+            BOOT_A,
+            4711,
+            at(0),
+            pma("port_rcv_data", 64, 987_654_321L),
+            pma("link_downed", 8, 2),
+            hw("out_of_buffer", 32, 123_456)));
+    // node gpu017 rebooted: new boot id, collector seq back at 0, counters low again, 10 s later
+    send(
+        port(
+            BOOT_B,
+            0,
+            at(10),
+            pma("port_rcv_data", 64, 2_500),
+            pma("link_downed", 8, 1),
+            hw("out_of_buffer", 32, 7)));
+
+    CounterRates after = ratesOut.readValuesToList().get(1);
+    assertEquals(BOOT_B, after.getBootId());
+    assertEquals(10_000L, after.getIntervalMs());
+    CounterRate data = rate(after, "port_rcv_data");
+    assertEquals(RateTag.reboot, data.getTag());
+    assertEquals(10_000L, data.getDelta());
+    assertEquals(1000.0, data.getPerSecond());
+    assertEquals(RateTag.reboot, rate(after, "link_downed").getTag());
+    assertEquals(1L, rate(after, "link_downed").getDelta());
+    // a wrapping counter after a reboot is a reboot, not a wrap
+    assertEquals(RateTag.reboot, rate(after, "out_of_buffer").getTag());
+    assertEquals(7L, rate(after, "out_of_buffer").getDelta());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void symbolErrorsStuckAtAllOnesAreSaturatedNotZero() {
+    send(port(BOOT_A, 1, at(0), pma("symbol_error", 16, 65_530)));
+    send(port(BOOT_A, 2, at(1), pma("symbol_error", 16, 65_535)));
+    send(port(BOOT_A, 3, at(2), pma("symbol_error", 16, 65_535)));
+
+    List<CounterRates> out = ratesOut.readValuesToList();
+    for (CounterRates stuck : out.subList(1, 3)) {
+      CounterRate r = rate(stuck, "symbol_error");
+      assertEquals(RateTag.saturated, r.getTag());
+      assertEquals(65_535L, r.getValue());
+      assertNull(r.getDelta());
+      assertNull(r.getPerSecond());
+    }
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void priorityThreePausedEightyPercentOfASecond() {
+    pfcIn.pipeInput(
+        NODE_KEY,
+        pfc(
+            BOOT_A,
+            0,
+            at(0),
+            ethtool("rx_prio3_pause", 41_927),
+            ethtool("rx_prio3_pause_duration", 1_000)),
+        at(0));
+    pfcIn.pipeInput(
+        NODE_KEY,
+        pfc(
+            BOOT_A,
+            1,
+            at(1),
+            ethtool("rx_prio3_pause", 53_927),
+            ethtool("rx_prio3_pause_duration", 801_000)),
+        at(1));
+
+    List<KeyValue<String, CounterRates>> out = ratesOut.readKeyValuesToList();
+    assertEquals(2, out.size());
+    assertEquals("c1/gpu017/ens5f0np0", out.get(1).key);
+    CounterRates second = out.get(1).value;
+    assertEquals(RateSource.PFC, second.getSource());
+    assertEquals("ens5f0np0", second.getNetdev());
+    assertNull(second.getState());
+    CounterRate duration = rate(second, "rx_prio3_pause_duration");
+    assertEquals(RateTag.normal, duration.getTag());
+    assertEquals("microseconds", duration.getUnit());
+    assertEquals(800_000L, duration.getDelta());
+    assertEquals(800_000.0, duration.getPerSecond());
+    assertEquals(0.8, duration.getPerSecond() / 1e6, 1e-12);
+    CounterRate frames = rate(second, "rx_prio3_pause");
+    assertEquals("packets", frames.getUnit());
+    assertEquals(12_000.0, frames.getPerSecond());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void ecnMarksAreKeyedByNetdevAndPortAndKeptApartFromThePortSample() {
+    send(port(BOOT_A, 1, at(0), pma("port_xmit_data", 64, 100)));
+    ecnIn.pipeInput(
+        NODE_KEY,
+        ecn(BOOT_A, 0, at(0), null, "mlx5_0", hw("np_ecn_marked_roce_packets", 64, 1_000)),
+        at(0));
+    ecnIn.pipeInput(
+        NODE_KEY,
+        ecn(BOOT_A, 1, at(2), null, "mlx5_0", hw("np_ecn_marked_roce_packets", 64, 5_000)),
+        at(2));
+    ecnIn.pipeInput(
+        NODE_KEY, ecn(BOOT_A, 2, at(2), "ens5f0np0", "mlx5_2", hw("rp_cnp_handled", 64, 9)), at(2));
+
+    List<KeyValue<String, CounterRates>> out = ratesOut.readKeyValuesToList();
+    assertEquals(4, out.size());
+    // an ECN sample of mlx5_0/1 shares the port's key (same partition downstream) but not its state
+    assertEquals(PORT_SUBJECT, out.get(1).key);
+    assertEquals(RateTag.first, rate(out.get(1).value, "np_ecn_marked_roce_packets").getTag());
+    assertEquals(PORT_SUBJECT, out.get(2).key);
+    CounterRate marked = rate(out.get(2).value, "np_ecn_marked_roce_packets");
+    assertEquals(RateTag.normal, marked.getTag());
+    assertEquals(2_000.0, marked.getPerSecond());
+    assertEquals("packets", marked.getUnit());
+    assertEquals("c1/gpu017/ens5f0np0/mlx5_2/1", out.get(3).key);
+    assertEquals(RateSource.ECN, out.get(3).value.getSource());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void producerRetryAndLateSamplesAreDroppedAndCounted() {
+    send(port(BOOT_A, 10, at(0), pma("port_xmit_data", 64, 1000)));
+    send(port(BOOT_A, 18, at(1), pma("port_xmit_data", 64, 1250)));
+    // the producer retried the last record: same boot, seq and time
+    send(port(BOOT_A, 18, at(1), pma("port_xmit_data", 64, 1250)));
+    // a sample from before the last one arrives late (another partition's retry, a slow path)
+    portIn.pipeInput(
+        NODE_KEY,
+        port(BOOT_A, 14, at(0).plusMillis(500), pma("port_xmit_data", 64, 1100)),
+        at(0).plusMillis(500));
+    // same time as the last accepted sample but a different seq: not newer, dropped
+    send(port(BOOT_A, 19, at(1), pma("port_xmit_data", 64, 1300)));
+    send(port(BOOT_A, 26, at(2), pma("port_xmit_data", 64, 1500)));
+
+    List<CounterRates> out = ratesOut.readValuesToList();
+    assertEquals(List.of(10L, 18L, 26L), out.stream().map(CounterRates::getSeq).toList());
+    // the third rate is measured against the last accepted sample (1250 at t=1), not the dropped
+    CounterRate third = rate(out.get(2), "port_xmit_data");
+    assertEquals(1000L, out.get(2).getIntervalMs());
+    assertEquals(1000L, third.getDelta());
+    assertEquals(1.0, metric(RateMetrics.DROPPED_DUPLICATE));
+    assertEquals(2.0, metric(RateMetrics.DROPPED_OUT_OF_ORDER));
+    assertEquals(0.0, metric(RateMetrics.DEAD_LETTERS));
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void collectorRestartWithLowerSeqButNewerTimeIsAccepted() {
+    send(port(BOOT_A, 500, at(0), pma("port_xmit_data", 64, 1000)));
+    // the collector restarted on the same boot: its seq starts again at 0
+    send(port(BOOT_A, 0, at(5), pma("port_xmit_data", 64, 6000)));
+
+    List<CounterRates> out = ratesOut.readValuesToList();
+    assertEquals(2, out.size());
+    CounterRate xmit = rate(out.get(1), "port_xmit_data");
+    assertEquals(RateTag.normal, xmit.getTag());
+    assertEquals(20_000L, xmit.getDelta());
+    assertEquals(4_000.0, xmit.getPerSecond());
+    assertEquals(
+        0.0, metric(RateMetrics.DROPPED_DUPLICATE) + metric(RateMetrics.DROPPED_OUT_OF_ORDER));
+  }
+
+  @Test
+  void unavailableCounterIsReportedAndStartsFreshWhenItReturns() {
+    send(
+        port(
+            BOOT_A,
+            1,
+            at(0),
+            RateSamples.counter("symbol_error", CounterGroup.COUNTERS, 16, null)));
+    send(port(BOOT_A, 2, at(1), pma("symbol_error", 16, 4)));
+
+    List<CounterRates> out = ratesOut.readValuesToList();
+    CounterRate missing = rate(out.get(0), "symbol_error");
+    assertEquals(RateTag.unavailable, missing.getTag());
+    assertNull(missing.getValue());
+    assertEquals(RateTag.first, rate(out.get(1), "symbol_error").getTag());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void corruptRecordGoesToTheDeadLetterTopicAndTheStageKeepsGoing() {
+    send(port(BOOT_A, 1, at(0), pma("port_xmit_data", 64, 1000)));
+    byte[] garbage = "port_xmit_data=1250".getBytes(StandardCharsets.UTF_8);
+    portBytesIn.pipeInput(NODE_KEY, garbage, at(1));
+    send(port(BOOT_A, 3, at(2), pma("port_xmit_data", 64, 1500)));
+
+    DeadLetter letter = dlqOut.readValue();
+    assertEquals(topics.portCounters().name(), letter.getTopic());
+    assertEquals(0, letter.getPartition());
+    assertEquals(1L, letter.getOffset());
+    assertEquals(RateTopology.PROCESSOR, letter.getProcessor());
+    assertEquals("cannot deserialize", letter.getReason());
+    assertTrue(
+        letter.getException().startsWith("org.apache.kafka.common.errors.SerializationException"),
+        letter.getException());
+    assertEquals(at(1), letter.getTime());
+    assertArrayEquals(garbage, bytes(letter.getValue()));
+    assertArrayEquals(NODE_KEY.getBytes(StandardCharsets.UTF_8), bytes(letter.getKey()));
+    assertTrue(dlqOut.isEmpty());
+
+    List<CounterRates> out = ratesOut.readValuesToList();
+    assertEquals(2, out.size());
+    assertEquals(2000L, out.get(1).getIntervalMs());
+    assertEquals(500.0 * 4 / 2, rate(out.get(1), "port_xmit_data").getPerSecond());
+    assertEquals(1.0, metric(RateMetrics.DEAD_LETTERS));
+  }
+
+  @Test
+  void sampleWithoutASubjectIsADeadLetterNotACrash() {
+    ecnIn.pipeInput(NODE_KEY, ecn(BOOT_A, 0, at(0), null, null, hw("np_cnp_sent", 64, 1)), at(0));
+    portBytesIn.pipeInput(NODE_KEY, null, at(1));
+
+    List<DeadLetter> letters = dlqOut.readValuesToList();
+    assertEquals(2, letters.size());
+    assertEquals(
+        "invalid sample: ECN sample names neither netdev nor device", letters.get(0).getReason());
+    assertEquals(topics.ecn().name(), letters.get(0).getTopic());
+    assertEquals("null value on a raw topic", letters.get(1).getReason());
+    assertTrue(ratesOut.isEmpty());
+  }
+
+  @Test
+  void theStoreKeepsTheLastAcceptedSamplePerSubject() {
+    send(port(BOOT_A, 7, at(0), pma("port_xmit_data", 64, 1000), pma("symbol_error", 16, 65_535)));
+    pfcIn.pipeInput(NODE_KEY, pfc(BOOT_A, 3, at(0), ethtool("rx_prio3_pause", 5)), at(0));
+
+    KeyValueStore<String, LastSample> store =
+        driver.getKeyValueStore(RateTopology.LAST_SAMPLE_STORE);
+    LastSample last = store.get("PORT|" + PORT_SUBJECT);
+    assertEquals(at(0).toEpochMilli(), last.timeMs());
+    assertEquals(BOOT_A, last.bootId());
+    assertEquals(7L, last.seq());
+    assertEquals(java.util.Map.of("port_xmit_data", 1000L, "symbol_error", 65_535L), last.values());
+    assertEquals(5L, store.get("PFC|c1/gpu017/ens5f0np0").values().get("rx_prio3_pause"));
+  }
+
+  @Test
+  void lastSamplesAreChangeloggedUnderTheStoreName() {
+    send(port(BOOT_A, 1, at(0), pma("port_xmit_data", 64, 1000)));
+
+    assertEquals(
+        java.util.Set.of(
+            "fabricpulse-rates-test-rates-last-sample-changelog", topics.rates().name()),
+        driver.producedTopicNames());
+  }
+
+  private static byte[] bytes(java.nio.ByteBuffer buffer) {
+    byte[] out = new byte[buffer.remaining()];
+    buffer.duplicate().get(out);
+    return out;
+  }
+}
