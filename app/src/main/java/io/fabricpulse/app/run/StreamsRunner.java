@@ -1,0 +1,66 @@
+package io.fabricpulse.app.run;
+
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Runs one Kafka Streams application and lets the caller wait on its state, never on a sleep. */
+public final class StreamsRunner implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(StreamsRunner.class);
+
+  private final KafkaStreams streams;
+  private final CountDownLatch running = new CountDownLatch(1);
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+  public StreamsRunner(Topology topology, Properties settings) {
+    this.streams = new KafkaStreams(topology, settings);
+    streams.setStateListener(
+        (newState, oldState) -> {
+          if (newState == KafkaStreams.State.RUNNING) {
+            running.countDown();
+          }
+          if (newState == KafkaStreams.State.ERROR) {
+            running.countDown();
+          }
+        });
+    streams.setUncaughtExceptionHandler(
+        exception -> {
+          log.error("stream thread failed; shutting the application down", exception);
+          failure.compareAndSet(null, exception);
+          return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+  }
+
+  /** Starts and waits until RUNNING; throws if the application failed or the timeout passed. */
+  public StreamsRunner start(Duration timeout) throws InterruptedException {
+    streams.start();
+    if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new IllegalStateException("streams application not RUNNING after " + timeout);
+    }
+    if (streams.state() != KafkaStreams.State.RUNNING && streams.state() != KafkaStreams.State.REBALANCING) {
+      throw new IllegalStateException("streams application is " + streams.state(), failure.get());
+    }
+    return this;
+  }
+
+  public KafkaStreams streams() {
+    return streams;
+  }
+
+  /** The exception that stopped a stream thread, if any. */
+  public Throwable failure() {
+    return failure.get();
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(30));
+  }
+}
