@@ -122,8 +122,8 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
       }
       return verdict.booleanValue();
     } catch (SchemaRegistryException e) {
-      if (e.errorCode() == 40401) {
-        return true; // no version yet: anything is compatible
+      if (e.errorCode() == 40401 || e.errorCode() == 40402) {
+        return true; // subject or version not found: nothing to be compatible with
       }
       throw e;
     }
