@@ -66,7 +66,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     }
     JsonNode response =
         call("POST", "subjects/" + encode(subject) + "/versions", schemaBody(schema));
-    int id = response.path("id").asInt();
+    int id = requiredInt(response, "id", "POST subjects/" + subject + "/versions");
     idBySubjectAndSchema.put(cacheKey, id);
     schemaById.putIfAbsent(id, schema);
     return id;
@@ -74,21 +74,24 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
 
   @Override
   public Schema getById(int id) {
-    return schemaById.computeIfAbsent(
-        id,
-        key -> {
-          JsonNode response = call("GET", "schemas/ids/" + key, null);
-          return new Schema.Parser().parse(response.path("schema").asText());
-        });
+    Schema cached = schemaById.get(id);
+    if (cached != null) {
+      return cached;
+    }
+    JsonNode response = call("GET", "schemas/ids/" + id, null);
+    Schema schema = parseSchema(response, "GET schemas/ids/" + id);
+    schemaById.putIfAbsent(id, schema);
+    return schema;
   }
 
   @Override
   public RegisteredSchema latest(String subject) {
     JsonNode response = call("GET", "subjects/" + encode(subject) + "/versions/latest", null);
-    Schema schema = new Schema.Parser().parse(response.path("schema").asText());
-    int id = response.path("id").asInt();
+    String what = "GET subjects/" + subject + "/versions/latest";
+    Schema schema = parseSchema(response, what);
+    int id = requiredInt(response, "id", what);
     schemaById.putIfAbsent(id, schema);
-    return new RegisteredSchema(subject, response.path("version").asInt(), id, schema);
+    return new RegisteredSchema(subject, requiredInt(response, "version", what), id, schema);
   }
 
   @Override
@@ -99,7 +102,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
       return cached;
     }
     JsonNode response = call("POST", "subjects/" + encode(subject), schemaBody(schema));
-    int id = response.path("id").asInt();
+    int id = requiredInt(response, "id", "POST subjects/" + subject);
     idBySubjectAndSchema.put(cacheKey, id);
     return id;
   }
@@ -112,13 +115,47 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
               "POST",
               "compatibility/subjects/" + encode(subject) + "/versions/latest",
               schemaBody(schema));
-      return response.path("is_compatible").asBoolean(false);
+      JsonNode verdict = response.path("is_compatible");
+      if (!verdict.isBoolean()) {
+        throw new SchemaRegistryException(
+            -1, "POST compatibility/subjects/" + subject + ": no is_compatible in the response");
+      }
+      return verdict.booleanValue();
     } catch (SchemaRegistryException e) {
-      if (e.errorCode() == 40401) {
-        return true; // no version yet: anything is compatible
+      if (e.errorCode() == 40401 || e.errorCode() == 40402) {
+        return true; // subject or version not found: nothing to be compatible with
       }
       throw e;
     }
+  }
+
+  private static int requiredInt(JsonNode response, String field, String what) {
+    JsonNode value = response.path(field);
+    if (!value.canConvertToInt()) {
+      throw new SchemaRegistryException(-1, what + ": response has no integer '" + field + "'");
+    }
+    return value.intValue();
+  }
+
+  private static Schema parseSchema(JsonNode response, String what) {
+    JsonNode text = response.path("schema");
+    if (!text.isTextual()) {
+      throw new SchemaRegistryException(-1, what + ": response has no 'schema' string");
+    }
+    try {
+      return new Schema.Parser().parse(text.textValue());
+    } catch (RuntimeException e) {
+      throw new SchemaRegistryException(what + ": registry returned an unparsable schema", e);
+    }
+  }
+
+  /** A base URL for messages, without any user:password@ part. */
+  private static String display(URI base) {
+    return base.getScheme()
+        + "://"
+        + base.getHost()
+        + (base.getPort() < 0 ? "" : ":" + base.getPort())
+        + base.getPath();
   }
 
   private static String schemaBody(Schema schema) {
@@ -160,7 +197,11 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
       }
     }
     throw new SchemaRegistryException(
-        "schema registry unreachable at " + baseUrls + ": " + lastFailure, lastFailure);
+        "schema registry unreachable at "
+            + baseUrls.stream().map(RestSchemaRegistryClient::display).toList()
+            + ": "
+            + lastFailure,
+        lastFailure);
   }
 
   private static JsonNode parse(String method, URI base, String path, HttpResponse<String> r) {
@@ -169,12 +210,20 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
       json = r.body() == null || r.body().isEmpty() ? JSON.nullNode() : JSON.readTree(r.body());
     } catch (IOException e) {
       throw new SchemaRegistryException(
-          r.statusCode(), method + " " + base + path + ": response is not JSON");
+          r.statusCode(),
+          method
+              + " "
+              + display(base)
+              + path
+              + ": HTTP "
+              + r.statusCode()
+              + ", response is not JSON");
     }
     if (r.statusCode() / 100 != 2) {
       int code = json.path("error_code").asInt(r.statusCode());
       String message = json.path("message").asText("HTTP " + r.statusCode());
-      throw new SchemaRegistryException(code, method + " " + base + path + ": " + message);
+      throw new SchemaRegistryException(
+          code, method + " " + display(base) + path + ": HTTP " + r.statusCode() + ", " + message);
     }
     return json;
   }

@@ -5,8 +5,10 @@ import io.fabricpulse.schemas.registry.RestSchemaRegistryClient;
 import io.fabricpulse.schemas.registry.SchemaRegistryClient;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Configuration of the serde, with Confluent's key names so that existing client configs work
@@ -28,13 +30,18 @@ public record AvroSerdeConfig(
 
   /** Reads the Confluent keys; defaults are Confluent's (auto-register on, latest off). */
   public static AvroSerdeConfig from(Map<String, ?> configs) {
-    Object url = configs.get(SCHEMA_REGISTRY_URL);
-    if (url == null || url.toString().isBlank()) {
+    Object value = configs.get(SCHEMA_REGISTRY_URL);
+    // Confluent accepts a list as well as a comma-separated string.
+    String url =
+        value instanceof Collection<?> list
+            ? list.stream().map(Object::toString).collect(Collectors.joining(","))
+            : value == null ? null : value.toString();
+    if (url == null || url.isBlank()) {
       throw new IllegalArgumentException(
           SCHEMA_REGISTRY_URL + " is required (e.g. http://registry:8081 or mock://demo)");
     }
     return new AvroSerdeConfig(
-        url.toString().trim(),
+        url.trim(),
         bool(configs.get(AUTO_REGISTER_SCHEMAS), true),
         bool(configs.get(USE_LATEST_VERSION), false),
         bool(configs.get(SPECIFIC_AVRO_READER), true),
@@ -60,7 +67,7 @@ public record AvroSerdeConfig(
   @Override
   public String toString() {
     return "AvroSerdeConfig[url="
-        + registryUrl
+        + registryUrl.replaceAll("//[^/@,]*@", "//***@")
         + ", autoRegister="
         + autoRegisterSchemas
         + ", useLatest="

@@ -1,12 +1,18 @@
 package io.fabricpulse.schemas.serde;
 
 import io.fabricpulse.schemas.registry.SchemaRegistryClient;
+import io.fabricpulse.schemas.registry.SchemaRegistryException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
@@ -17,6 +23,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * Writes specific Avro records in the Confluent wire format: magic byte 0, the 4-byte big-endian
  * schema id, then the Avro binary encoding. Subject naming is TopicNameStrategy ({@code
  * <topic>-value}, {@code <topic>-key}).
+ *
+ * <p>With {@code use.latest.version=true} the payload is written with the subject's latest schema
+ * (the id in the payload must describe the bytes): a record whose own schema differs is first
+ * resolved onto the latest schema, which must be able to read it.
  */
 public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
 
@@ -25,9 +35,14 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
   private SchemaRegistryClient registry;
   private AvroSerdeConfig config;
   private boolean isKey;
-  private final Map<Schema, SpecificDatumWriter<T>> writers =
-      new java.util.concurrent.ConcurrentHashMap<>();
-  private final Map<String, Integer> idByTopic = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Schema, SpecificDatumWriter<T>> writers = new ConcurrentHashMap<>();
+  private final Map<Target, WriteSchema> writeSchemas = new ConcurrentHashMap<>();
+
+  /** A record schema on a topic. */
+  private record Target(String topic, Schema recordSchema) {}
+
+  /** The schema the payload is written with, and its registry id. */
+  private record WriteSchema(int id, Schema schema) {}
 
   public AvroSerializer() {}
 
@@ -51,41 +66,81 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
       return null;
     }
     Schema schema = record.getSchema();
-    int id =
-        idByTopic.computeIfAbsent(
-            topic + '\0' + schema.getFullName(), k -> schemaId(topic, schema));
+    // Looked up outside computeIfAbsent: the registry call may be slow or fail.
+    Target target = new Target(topic, schema);
+    WriteSchema write = writeSchemas.get(target);
+    if (write == null) {
+      write = writeSchema(topic, schema);
+      writeSchemas.put(target, write);
+    }
     try {
       ByteArrayOutputStream out = new ByteArrayOutputStream(256);
       out.write(MAGIC_BYTE);
-      out.write(ByteBuffer.allocate(4).putInt(id).array());
+      out.write(ByteBuffer.allocate(4).putInt(write.id()).array());
       BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
       writers.computeIfAbsent(schema, SpecificDatumWriter::new).write(record, encoder);
       encoder.flush();
-      return out.toByteArray();
+      byte[] bytes = out.toByteArray();
+      return write.schema().equals(schema) ? bytes : transcode(bytes, schema, write.schema());
     } catch (IOException | RuntimeException e) {
       throw new SerializationException(
           "cannot serialize " + schema.getFullName() + " for topic " + topic + ": " + e, e);
     }
   }
 
-  private int schemaId(String topic, Schema schema) {
+  private WriteSchema writeSchema(String topic, Schema schema) {
     String subject = topic + (isKey ? "-key" : "-value");
     try {
       if (config.useLatestVersion()) {
-        return registry.latest(subject).id();
+        SchemaRegistryClient.RegisteredSchema latest = registry.latest(subject);
+        if (!canRead(latest.schema(), schema)) {
+          throw new SerializationException(
+              "latest version "
+                  + latest.version()
+                  + " of "
+                  + subject
+                  + " (id "
+                  + latest.id()
+                  + ") cannot represent "
+                  + schema.getFullName()
+                  + " records (use.latest.version=true)");
+        }
+        return new WriteSchema(latest.id(), latest.schema());
       }
-      return config.autoRegisterSchemas()
-          ? registry.register(subject, schema)
-          : registry.lookup(subject, schema);
-    } catch (RuntimeException e) {
+      if (config.autoRegisterSchemas()) {
+        return new WriteSchema(registry.register(subject, schema), schema);
+      }
+      return new WriteSchema(registry.lookup(subject, schema), schema);
+    } catch (SchemaRegistryException e) {
       throw new SerializationException(
           "schema registry refused "
               + schema.getFullName()
-              + " for "
+              + " for subject "
               + subject
+              + (config.autoRegisterSchemas() || config.useLatestVersion()
+                  ? ""
+                  : " (auto.register.schemas=false: the schema must be registered beforehand)")
               + ": "
               + e.getMessage(),
           e);
     }
+  }
+
+  private static boolean canRead(Schema reader, Schema writer) {
+    return SchemaCompatibility.checkReaderWriterCompatibility(reader, writer).getType()
+        == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
+  }
+
+  /** Re-encodes Avro binary written with {@code from} as binary of {@code to} (Avro resolution). */
+  private static byte[] transcode(byte[] wire, Schema from, Schema to) throws IOException {
+    Object datum =
+        new GenericDatumReader<>(from, to)
+            .read(null, DecoderFactory.get().binaryDecoder(wire, 5, wire.length - 5, null));
+    ByteArrayOutputStream out = new ByteArrayOutputStream(wire.length + 16);
+    out.write(wire, 0, 5);
+    BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+    new GenericDatumWriter<>(to).write(datum, encoder);
+    encoder.flush();
+    return out.toByteArray();
   }
 }

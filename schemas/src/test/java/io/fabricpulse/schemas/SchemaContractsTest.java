@@ -1,0 +1,174 @@
+package io.fabricpulse.schemas;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Avro contracts: every schema in src/main/avro can read data written with its last released
+ * version (DESIGN.md section 3), and every field is documented. When a release ships, copy
+ * src/main/avro to src/test/resources/released/&lt;version&gt;/ and point RELEASED at it.
+ */
+class SchemaContractsTest {
+
+  static final Path CURRENT = Path.of("src/main/avro");
+  static final Path RELEASED = Path.of("src/test/resources/released/0.1.0");
+
+  /** Top-level schemas of a directory by full name; Counter.avsc first, the others use it. */
+  static Map<String, Schema> load(Path dir) throws IOException {
+    List<Path> files;
+    try (Stream<Path> list = Files.list(dir)) {
+      files =
+          list.filter(p -> p.toString().endsWith(".avsc"))
+              .sorted((a, b) -> isCounter(a) ? -1 : isCounter(b) ? 1 : a.compareTo(b))
+              .toList();
+    }
+    Schema.Parser parser = new Schema.Parser();
+    Map<String, Schema> schemas = new LinkedHashMap<>();
+    for (Path file : files) {
+      Schema schema = parser.parse(file.toFile());
+      schemas.put(schema.getFullName(), schema);
+    }
+    return schemas;
+  }
+
+  private static boolean isCounter(Path p) {
+    return p.getFileName().toString().equals("Counter.avsc");
+  }
+
+  /** Why {@code reader} cannot read data written with {@code writer}, one line per field. */
+  static List<String> backwardViolations(Schema reader, Schema writer) {
+    List<String> violations = new ArrayList<>();
+    for (SchemaCompatibility.Incompatibility i :
+        SchemaCompatibility.checkReaderWriterCompatibility(reader, writer)
+            .getResult()
+            .getIncompatibilities()) {
+      violations.add(
+          fieldPath(reader, i.getLocation()) + ": " + i.getType() + ": " + i.getMessage());
+    }
+    return violations;
+  }
+
+  /** A JSON pointer into the reader schema (/fields/16/type/items/fields/2) as field names. */
+  static String fieldPath(Schema schema, String pointer) {
+    StringBuilder path = new StringBuilder(schema.getName());
+    String[] tokens = pointer.split("/");
+    for (int i = 1; i < tokens.length; i++) {
+      String token = tokens[i];
+      if (token.equals("fields") && i + 1 < tokens.length) {
+        Schema.Field field = schema.getFields().get(Integer.parseInt(tokens[++i]));
+        path.append('.').append(field.name());
+        schema = field.schema();
+      } else if (token.equals("items")) {
+        path.append("[]");
+        schema = schema.getElementType();
+      } else if (token.equals("values")) {
+        path.append("{}");
+        schema = schema.getValueType();
+      } else if (token.matches("\\d+") && schema.getType() == Schema.Type.UNION) {
+        schema = schema.getTypes().get(Integer.parseInt(token));
+      } else if (!token.equals("type")) {
+        path.append(" (").append(token).append(')');
+      }
+    }
+    return path.toString();
+  }
+
+  @Test
+  void everyCurrentSchemaReadsDataWrittenWithItsReleasedVersion() throws IOException {
+    Map<String, Schema> current = load(CURRENT);
+    Map<String, Schema> released = load(RELEASED);
+    assertEquals(12, current.size(), current.keySet().toString()); // 11 topic values + Counter
+
+    List<String> violations = new ArrayList<>();
+    for (Map.Entry<String, Schema> old : released.entrySet()) {
+      Schema now = current.get(old.getKey());
+      if (now == null) {
+        violations.add(old.getKey() + ": removed since release 0.1.0");
+      } else {
+        violations.addAll(backwardViolations(now, old.getValue()));
+      }
+    }
+    assertTrue(violations.isEmpty(), String.join("\n", violations));
+  }
+
+  @Test
+  void violationsNameTheFieldPath() throws IOException {
+    Schema released = load(RELEASED).get("io.fabricpulse.avro.PortCounters");
+    // A nested field changing type, and a new required field without a default.
+    Schema broken =
+        new Schema.Parser()
+            .parse(
+                released
+                    .toString()
+                    .replace(
+                        "{\"name\":\"width\",\"type\":\"int\"",
+                        "{\"name\":\"width\",\"type\":\"string\"")
+                    .replace(
+                        "{\"name\":\"read_errors\"",
+                        "{\"name\":\"rack\",\"type\":\"string\"},{\"name\":\"read_errors\""));
+
+    List<String> violations = backwardViolations(broken, released);
+
+    assertEquals(2, violations.size(), violations.toString());
+    assertTrue(
+        violations.get(0).startsWith("PortCounters.counters[].width: TYPE_MISMATCH"),
+        violations.toString());
+    assertTrue(
+        violations.get(1).startsWith("PortCounters.rack: READER_FIELD_MISSING_DEFAULT_VALUE"),
+        violations.toString());
+  }
+
+  @Test
+  void everyFieldOfEverySchemaHasADoc() throws IOException {
+    List<String> undocumented = new ArrayList<>();
+    int fields = 0;
+    for (Schema schema : load(CURRENT).values()) {
+      fields += collectUndocumented(schema, schema.getName(), undocumented, new ArrayList<>());
+    }
+    assertTrue(fields > 150, "only " + fields + " fields seen");
+    assertTrue(undocumented.isEmpty(), "fields without doc: " + undocumented);
+  }
+
+  /** Walks records, arrays, maps and unions; returns the number of fields visited. */
+  private static int collectUndocumented(
+      Schema schema, String path, List<String> undocumented, List<String> seen) {
+    switch (schema.getType()) {
+      case RECORD:
+        if (seen.contains(schema.getFullName())) {
+          return 0;
+        }
+        seen.add(schema.getFullName());
+        int count = 0;
+        for (Schema.Field field : schema.getFields()) {
+          String fieldPath = path + "." + field.name();
+          if (field.doc() == null || field.doc().isBlank()) {
+            undocumented.add(fieldPath);
+          }
+          count += 1 + collectUndocumented(field.schema(), fieldPath, undocumented, seen);
+        }
+        return count;
+      case ARRAY:
+        return collectUndocumented(schema.getElementType(), path + "[]", undocumented, seen);
+      case MAP:
+        return collectUndocumented(schema.getValueType(), path + "{}", undocumented, seen);
+      case UNION:
+        return schema.getTypes().stream()
+            .mapToInt(t -> collectUndocumented(t, path, undocumented, seen))
+            .sum();
+      default:
+        return 0;
+    }
+  }
+}
