@@ -38,7 +38,7 @@ public record NcclLinePrefix(
   private static final Pattern LINE =
       Pattern.compile(
           "^(?<before>.*?)"
-              + "(?:(?<host>[^\\s:\\[\\]]+):(?<pid>\\d{1,10}):(?<tid>\\d{1,10}) )?"
+              + "(?:(?<host>[^\\s:\\[\\]]+):(?<pid>\\d+):(?<tid>\\d+) )?"
               + "(?:\\[(?<dev>\\d{1,9})\\] )?"
               + "(?:\\d+\\.\\d+ )?"
               + "(?:(?<src>[^\\s:]+:\\d+)(?: \\([^)]*\\))? )?"
@@ -87,6 +87,9 @@ public record NcclLinePrefix(
   /** Numbers wider than an int (a garbled line) are treated as absent. */
   private static Integer toInt(String digits) {
     if (digits == null) {
+      return null;
+    }
+    if (digits.length() > 10) {
       return null;
     }
     long value = Long.parseLong(digits);

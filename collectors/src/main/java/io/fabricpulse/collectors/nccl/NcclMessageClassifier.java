@@ -64,7 +64,7 @@ public final class NcclMessageClassifier {
   private static final Pattern PLUGIN_OTHER =
       Pattern.compile("^(?:NET/Plugin|Using non-device net plugin|Using internal net plugin).*$");
 
-  // ">= 2.13.4: "NET/%s : GPU Direct RDMA %s for HCA %d '%s'" (graph/topo.cc [NCCL-topo]);
+  // >= 2.13.4: "NET/%s : GPU Direct RDMA %s for HCA %d '%s'" (graph/topo.cc [NCCL-topo]);
   // 2.5.6 - 2.13: "NET/IB : GPU Direct RDMA Disabled for HCA %d '%s' (no module)" [NCCL-hist].
   private static final Pattern GDR_HCA =
       Pattern.compile(
