@@ -1,0 +1,205 @@
+package io.fabricpulse.collectors.nccl;
+
+import io.fabricpulse.avro.NcclLog;
+import io.fabricpulse.collectors.core.ParseResult;
+import io.fabricpulse.collectors.core.SampleContext;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Turns NCCL_DEBUG log lines into {@link NcclLog} records, version-aware.
+ *
+ * <p>No I/O: a function of the lines it is given, in order. It keeps what NCCL prints once per
+ * process and applies to the lines after it: the {@code NCCL version} and the last {@code commId},
+ * per (host, pid) (per file for lines without the {@code host:pid:tid} prefix). Lines that are not
+ * NCCL_DEBUG lines (application output, launcher banners, blank lines) are skipped and counted, not
+ * treated as malformed. One instance per stream of lines (a tailer, a {@code parse} run).
+ *
+ * <p>A WARN completion error that the capture wrapped onto a second line (the second line has no
+ * NCCL prefix) is held until the next line and joined with it; {@link #flush} emits a held WARN.
+ */
+public final class NcclLineParser {
+
+  /** Upper bound on remembered processes, so a long-running collector stays bounded. */
+  private static final int MAX_PROCESSES = 10_000;
+
+  private static final Pattern NCCL_MARKER = Pattern.compile("NCCL (?:INFO|WARN|TRACE)\\b");
+
+  private final Map<String, ProcessState> processes =
+      new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ProcessState> eldest) {
+          return size() > MAX_PROCESSES;
+        }
+      };
+
+  private Held held;
+  private long nonNcclLines;
+
+  /** What NCCL said once for a process and applies to its later lines. */
+  private static final class ProcessState {
+    String version;
+    String commId;
+  }
+
+  /** A WARN line waiting for its wrapped continuation. */
+  private record Held(
+      NcclLogLine line, NcclLinePrefix prefix, SampleContext ctx, String version, String commId) {}
+
+  /** Parses one line, adding 0, 1 or 2 records (a held WARN and this line) to {@code out}. */
+  public void parse(NcclLogLine line, SampleContext ctx, ParseResult<NcclLog> out) {
+    String text = line.text();
+    if (held != null) {
+      Held wrapped = held;
+      held = null;
+      boolean continuation =
+          wrapped.line().file().equals(line.file())
+              && !text.isBlank()
+              && NcclLinePrefix.parse(text).isEmpty();
+      if (continuation) {
+        out.add(joined(wrapped, line));
+        return;
+      }
+      out.add(build(wrapped, wrapped.prefix().message(), wrapped.line().text()));
+    }
+    var parsed = NcclLinePrefix.parse(text);
+    if (parsed.isEmpty()) {
+      if (NCCL_MARKER.matcher(text).find()) {
+        out.skip(line.file(), line.lineNo(), "NCCL marker without the NCCL_DEBUG line layout");
+      } else {
+        nonNcclLines++;
+      }
+      return;
+    }
+    NcclLinePrefix prefix = parsed.get();
+    ProcessState state = stateFor(line.file(), prefix);
+    NcclMessageClassifier.Classification classification =
+        NcclMessageClassifier.classify(prefix.message(), prefix.level());
+    if (classification.kind() == NcclKind.VERSION) {
+      state.version = classification.attrs().get("version");
+    }
+    String commId = NcclMessageClassifier.commId(prefix.message());
+    if (commId != null) {
+      state.commId = commId;
+    }
+    String version = versionFor(line.file(), state);
+    if ("WARN".equals(prefix.level())
+        && NcclMessageClassifier.isTruncatedCompletionError(prefix.message())) {
+      held = new Held(line, prefix, ctx, version, state.commId);
+      return;
+    }
+    out.add(
+        record(line, prefix, ctx, version, state.commId, classification, prefix.message(), text));
+  }
+
+  /** Emits a WARN still waiting for a continuation line (end of input or of a poll). */
+  public void flush(ParseResult<NcclLog> out) {
+    if (held != null) {
+      out.add(build(held, held.prefix().message(), held.line().text()));
+      held = null;
+    }
+  }
+
+  /** Parses lines in order and flushes. */
+  public ParseResult<NcclLog> parseAll(List<NcclLogLine> lines, SampleContext ctx) {
+    ParseResult<NcclLog> out = new ParseResult<>();
+    for (NcclLogLine line : lines) {
+      parse(line, ctx, out);
+    }
+    flush(out);
+    return out;
+  }
+
+  /** Numbers the texts of one file from 1, for parsing a whole captured log. */
+  public static List<NcclLogLine> linesOf(String file, List<String> texts, String job) {
+    List<NcclLogLine> lines = new ArrayList<>(texts.size());
+    for (int i = 0; i < texts.size(); i++) {
+      lines.add(new NcclLogLine(file, i + 1, texts.get(i), job));
+    }
+    return lines;
+  }
+
+  /** Lines seen so far that were not NCCL_DEBUG lines (skipped, not malformed). */
+  public long nonNcclLines() {
+    return nonNcclLines;
+  }
+
+  private ProcessState stateFor(String file, NcclLinePrefix prefix) {
+    String key = prefix.host() != null ? prefix.host() + ":" + prefix.pid() : fileKey(file);
+    return processes.computeIfAbsent(key, k -> new ProcessState());
+  }
+
+  /**
+   * The process's own version, else one printed in the same file without a prefix (the
+   * NCCL_LOG_VERSION line and captures that dropped the prefix).
+   */
+  private String versionFor(String file, ProcessState state) {
+    if (state.version != null) {
+      return state.version;
+    }
+    ProcessState fileState = processes.get(fileKey(file));
+    return fileState == null ? null : fileState.version;
+  }
+
+  private static String fileKey(String file) {
+    return "file:" + file;
+  }
+
+  private NcclLog joined(Held wrapped, NcclLogLine continuation) {
+    // The capture broke the message at a space ("... len" / "0, vendor err 129 (Recv)").
+    String message = wrapped.prefix().message() + " " + continuation.text().strip();
+    String raw = wrapped.line().text() + "\n" + continuation.text();
+    return build(wrapped, message, raw);
+  }
+
+  private static NcclLog build(Held h, String message, String raw) {
+    return record(
+        h.line(),
+        h.prefix(),
+        h.ctx(),
+        h.version(),
+        h.commId(),
+        NcclMessageClassifier.classify(message, h.prefix().level()),
+        message,
+        raw);
+  }
+
+  private static NcclLog record(
+      NcclLogLine line,
+      NcclLinePrefix prefix,
+      SampleContext ctx,
+      String version,
+      String commId,
+      NcclMessageClassifier.Classification classification,
+      String message,
+      String raw) {
+    Map<String, String> attrs = new LinkedHashMap<>(classification.attrs());
+    if (prefix.source() != null) {
+      attrs.put("src", prefix.source());
+    }
+    return NcclLog.newBuilder()
+        .setCluster(ctx.cluster())
+        .setNode(ctx.node())
+        .setBootId(ctx.bootId())
+        .setSeq(ctx.nextSeq())
+        .setTime(ctx.time())
+        .setFile(line.file())
+        .setLineNo(line.lineNo())
+        .setJob(line.job())
+        .setHost(prefix.host())
+        .setPid(prefix.pid())
+        .setTid(prefix.tid())
+        .setCudaDev(prefix.cudaDev())
+        .setLevel(prefix.level())
+        .setCommId(commId)
+        .setNcclVersion(version)
+        .setKind(classification.kind().name())
+        .setAttrs(attrs)
+        .setMessage(message)
+        .setRawLine(raw)
+        .build();
+  }
+}
