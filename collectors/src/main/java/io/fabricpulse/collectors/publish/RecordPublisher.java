@@ -1,0 +1,313 @@
+package io.fabricpulse.collectors.publish;
+
+import io.fabricpulse.collectors.core.NodeIdentity;
+import io.fabricpulse.collectors.core.ParseResult;
+import io.fabricpulse.schemas.serde.AvroSerdeConfig;
+import io.fabricpulse.schemas.serde.AvroSerializer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes the collectors' Avro records to one Kafka topic: key {@code cluster/node}, record
+ * timestamp = the record's {@code time} field (event time, DESIGN.md section 1), value in the
+ * Confluent wire format, producer idempotent with {@code acks=all} (DESIGN.md section 8).
+ *
+ * <p>Records wait in a bounded in-memory buffer until the producer takes them. While Kafka is
+ * unreachable, sends that fail (metadata not available within {@code max.block.ms}, or delivery
+ * timed out) put their records back in the buffer; past {@code bufferCapacity} the oldest record is
+ * dropped, counted in {@link #dropped()} and logged. Records put back are resent first, in their
+ * original order unless several deliveries fail at once on the producer's I/O thread; the rate
+ * stage drops samples older than the last it accepted, so an outage costs resolution, never wrong
+ * rates.
+ */
+public final class RecordPublisher implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RecordPublisher.class);
+
+  /** Default bound of the buffer: 10 minutes of one 8-HCA node at 1 s sampling, ~0.5 KB each. */
+  public static final int DEFAULT_BUFFER_RECORDS = 8 * 600;
+
+  /** Default wait for metadata in send() when the user sets none: the collector must not stall. */
+  static final String DEFAULT_MAX_BLOCK_MS = "1000";
+
+  private static final Set<String> SERDE_KEYS =
+      Set.of(
+          AvroSerdeConfig.SCHEMA_REGISTRY_URL,
+          AvroSerdeConfig.AUTO_REGISTER_SCHEMAS,
+          AvroSerdeConfig.USE_LATEST_VERSION,
+          AvroSerdeConfig.SPECIFIC_AVRO_READER,
+          AvroSerdeConfig.BASIC_AUTH_USER_INFO);
+
+  private final Producer<String, SpecificRecord> producer;
+  private final String topic;
+  private final int bufferCapacity;
+
+  /** Records that failed to send, in failure order, older than everything in {@link #buffer}. */
+  private final ArrayDeque<ProducerRecord<String, SpecificRecord>> retry = new ArrayDeque<>();
+
+  private final ArrayDeque<ProducerRecord<String, SpecificRecord>> buffer = new ArrayDeque<>();
+  private long dropped;
+  private long sent;
+  private long failed;
+  private long rejected;
+  private volatile boolean backOff;
+  private volatile Thread drainer;
+
+  /** One thread drains at a time; separate from {@code this}, which the callbacks take. */
+  private final Object drainLock = new Object();
+
+  /**
+   * @param config Kafka producer settings plus the serde's Confluent keys ({@code
+   *     schema.registry.url}, {@code basic.auth.user.info}, ...); {@code enable.idempotence} and
+   *     {@code acks} are forced to true and all
+   */
+  public RecordPublisher(Properties config, String topic) {
+    this(config, topic, DEFAULT_BUFFER_RECORDS);
+  }
+
+  public RecordPublisher(Properties config, String topic, int bufferCapacity) {
+    this(createProducer(config), topic, bufferCapacity);
+  }
+
+  /** With a given producer, e.g. Kafka's MockProducer in tests. */
+  public RecordPublisher(
+      Producer<String, SpecificRecord> producer, String topic, int bufferCapacity) {
+    if (bufferCapacity < 1) {
+      throw new IllegalArgumentException("bufferCapacity must be at least 1: " + bufferCapacity);
+    }
+    this.producer = producer;
+    this.topic = topic;
+    this.bufferCapacity = bufferCapacity;
+  }
+
+  /** The producer settings this class enforces on top of the user's (DESIGN.md section 8). */
+  static Map<String, Object> producerConfig(Properties config) {
+    Map<String, Object> producerConfig = new HashMap<>();
+    for (String key : config.stringPropertyNames()) {
+      if (!SERDE_KEYS.contains(key)) {
+        producerConfig.put(key, config.getProperty(key));
+      }
+    }
+    producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+    producerConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_MAX_BLOCK_MS);
+    return producerConfig;
+  }
+
+  static Map<String, Object> serdeConfig(Properties config) {
+    Map<String, Object> serdeConfig = new HashMap<>();
+    for (String key : config.stringPropertyNames()) {
+      if (SERDE_KEYS.contains(key)) {
+        serdeConfig.put(key, config.getProperty(key));
+      }
+    }
+    return serdeConfig;
+  }
+
+  private static Producer<String, SpecificRecord> createProducer(Properties config) {
+    AvroSerializer<SpecificRecord> values = new AvroSerializer<>();
+    values.configure(serdeConfig(config), false);
+    return new KafkaProducer<>(producerConfig(config), new StringSerializer(), values);
+  }
+
+  /** Buffers one record of {@code identity}'s node and hands what it can to the producer. */
+  public void publish(NodeIdentity identity, SpecificRecord record) {
+    enqueue(new ProducerRecord<>(topic, null, eventTimeMillis(record), identity.key(), record));
+    drain();
+  }
+
+  /** Publishes every record of a parse result (the malformed part is the caller's to count). */
+  public void publishAll(NodeIdentity identity, ParseResult<? extends SpecificRecord> result) {
+    for (SpecificRecord record : result.records()) {
+      enqueue(new ProducerRecord<>(topic, null, eventTimeMillis(record), identity.key(), record));
+    }
+    drain();
+  }
+
+  /** Hands the buffer to the producer and waits until the producer has sent what it took. */
+  public void flush() {
+    drain();
+    producer.flush();
+  }
+
+  /** Flushes, then closes the producer; records still buffered (Kafka down) are logged as lost. */
+  @Override
+  public void close() {
+    try {
+      flush();
+    } catch (KafkaException e) {
+      LOG.warn("topic {}: flush before close failed: {}", topic, e.toString());
+    }
+    producer.close(Duration.ofSeconds(30));
+    int left = buffered();
+    if (left > 0 || dropped > 0) {
+      LOG.warn(
+          "topic {}: closed with {} records unsent and {} dropped for lack of buffer space",
+          topic,
+          left,
+          dropped);
+    }
+  }
+
+  /** Records waiting for the producer. */
+  public synchronized int buffered() {
+    return retry.size() + buffer.size();
+  }
+
+  /** Records dropped (oldest first) because the buffer was full. */
+  public synchronized long dropped() {
+    return dropped;
+  }
+
+  /** Records acknowledged by Kafka. */
+  public synchronized long sent() {
+    return sent;
+  }
+
+  /** Send attempts that failed with a retriable error and were put back in the buffer. */
+  public synchronized long failed() {
+    return failed;
+  }
+
+  /** Records Kafka refused for good (not retriable), logged and dropped. */
+  public synchronized long rejected() {
+    return rejected;
+  }
+
+  private synchronized void enqueue(ProducerRecord<String, SpecificRecord> record) {
+    if (buffered() >= bufferCapacity) {
+      if (retry.pollFirst() == null) {
+        buffer.pollFirst();
+      }
+      dropped++;
+      // One line for the first drop of an outage and one per 10,000 after: bounded log volume.
+      if (dropped == 1 || dropped % 10_000 == 0) {
+        LOG.warn(
+            "topic {}: buffer full ({} records), dropped the oldest; {} dropped so far",
+            topic,
+            bufferCapacity,
+            dropped);
+      }
+    }
+    buffer.addLast(record);
+  }
+
+  private synchronized ProducerRecord<String, SpecificRecord> next() {
+    ProducerRecord<String, SpecificRecord> record = retry.pollFirst();
+    return record != null ? record : buffer.pollFirst();
+  }
+
+  /**
+   * A record refused while this thread was sending it (send() threw, or KafkaProducer called back
+   * synchronously) was the oldest waiting and goes back to the head; one whose delivery failed
+   * later on the I/O thread joins the retry queue behind the earlier failures.
+   */
+  private synchronized void putBack(ProducerRecord<String, SpecificRecord> record) {
+    failed++;
+    if (buffered() >= bufferCapacity) {
+      dropped++;
+      return; // it is the oldest record: the one to drop
+    }
+    if (Thread.currentThread() == drainer) {
+      retry.addFirst(record);
+    } else {
+      retry.addLast(record);
+    }
+  }
+
+  private synchronized void acknowledged() {
+    sent++;
+  }
+
+  /**
+   * Sends outside the lock: the producer's callbacks take the lock on its I/O thread, and send()
+   * may wait for buffer memory that only those callbacks free. At most the records present at the
+   * start are tried, so a record put back by a synchronous callback is not retried in a loop, and
+   * the first retriable failure (KafkaProducer reports a metadata timeout through the callback,
+   * after blocking max.block.ms) ends the round, so an outage costs one wait per call, not one per
+   * record.
+   */
+  private void drain() {
+    synchronized (drainLock) {
+      backOff = false;
+      drainer = Thread.currentThread();
+      try {
+        drainRound(buffered());
+      } finally {
+        drainer = null;
+      }
+    }
+  }
+
+  private void drainRound(int budget) {
+    ProducerRecord<String, SpecificRecord> record;
+    while (!backOff && budget-- > 0 && (record = next()) != null) {
+      ProducerRecord<String, SpecificRecord> inFlight = record;
+      try {
+        producer.send(inFlight, (metadata, error) -> completed(inFlight, error));
+      } catch (RetriableException e) {
+        // Metadata not available within max.block.ms (Kafka unreachable): keep the record and
+        // stop for now; the next publish or flush tries again.
+        LOG.debug("topic {}: send refused, will retry: {}", topic, e.toString());
+        putBack(inFlight);
+        return;
+      } catch (KafkaException e) {
+        reject(inFlight, e);
+      }
+    }
+  }
+
+  private void completed(ProducerRecord<String, SpecificRecord> record, Exception error) {
+    if (error == null) {
+      acknowledged();
+    } else if (error instanceof RetriableException) {
+      LOG.debug(
+          "topic {} key {}: send failed, will retry: {}", topic, record.key(), error.toString());
+      backOff = true;
+      putBack(record);
+    } else {
+      reject(record, error);
+    }
+  }
+
+  /** A record Kafka will never take (too large, not serializable, not authorized): log and drop. */
+  private void reject(ProducerRecord<String, SpecificRecord> record, Exception error) {
+    synchronized (this) {
+      rejected++;
+    }
+    LOG.warn(
+        "topic {} key {}: record rejected, dropped: {}", topic, record.key(), error.toString());
+  }
+
+  /** The record's {@code time} field in ms since the epoch, or null when it has none. */
+  static Long eventTimeMillis(SpecificRecord record) {
+    Schema.Field field = record.getSchema().getField("time");
+    if (field == null) {
+      return null;
+    }
+    Object time = record.get(field.pos());
+    if (time instanceof Instant instant) {
+      return instant.toEpochMilli();
+    }
+    if (time instanceof Long millis) {
+      return millis;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,65 @@
+package io.fabricpulse.collectors.sim;
+
+import io.fabricpulse.avro.AlertKind;
+import java.util.Optional;
+
+/**
+ * Every kind of trouble the fabric simulator can script (issue 3), with the alert each must raise.
+ * {@link #COUNTER_CLEAR} and {@link #NODE_REBOOT} are the negative cases: they change counters the
+ * way real clears and reboots do and must raise no alert.
+ */
+public enum FaultKind {
+  /** PFC pause storm from one NIC spreading to its neighbours (ethtool source). */
+  PFC_PAUSE_STORM(Source.ETHTOOL, AlertKind.PAUSE_STORM),
+  /** Port goes DOWN and back ACTIVE repeatedly; link_downed increments at each drop. */
+  LINK_FLAP(Source.PORT, AlertKind.LINK_FLAP),
+  /** Port DOWN for minutes, then back. */
+  LINK_DOWN(Source.PORT, AlertKind.LINK_DOWN),
+  /** Port comes back slower or narrower, e.g. 400 Gb/sec (4X NDR) to 200 Gb/sec (4X HDR). */
+  LINK_DEGRADED(Source.PORT, AlertKind.LINK_DEGRADED),
+  /** symbol_error (and port_rcv_errors) climbing fast for a while. */
+  SYMBOL_ERROR_BURST(Source.PORT, AlertKind.PHY_ERRORS),
+  /** Subnet manager master moves to another node (OpenSM log, sminfo). */
+  SM_FAILOVER(Source.SM, AlertKind.SM_FAILOVER),
+  /** Correctable GPU ECC errors growing (nvidia-smi). */
+  GPU_ECC_GROWTH(Source.GPU, AlertKind.GPU_ECC_AGING),
+  /** An uncorrectable GPU ECC error (nvidia-smi, Xid 48). */
+  GPU_ECC_UNCORRECTABLE(Source.GPU, AlertKind.GPU_ECC_UNCORRECTABLE),
+  /** A row marked for remapping, pending until the GPU is reset (nvidia-smi, Xid 63). */
+  GPU_ROW_REMAP_PENDING(Source.GPU, AlertKind.GPU_RESET_REQUIRED),
+  /** NCCL job without GPUDirect RDMA (peermem missing): NET/IB without GDRDMA. */
+  NCCL_GDR_FALLBACK(Source.NCCL, AlertKind.GDR_FALLBACK),
+  /** NCCL job on sockets instead of IB. */
+  NCCL_SOCKET_FALLBACK(Source.NCCL, AlertKind.NET_FALLBACK_SOCKET),
+  /** Every PMA counter of a port reset to 0 without a reboot (perfquery -R, OpenSM PerfMgr). */
+  COUNTER_CLEAR(Source.PORT, null),
+  /** The node reboots: new boot_id, every counter restarts from 0. */
+  NODE_REBOOT(Source.NODE, null);
+
+  /** Which collector source shows the fault. */
+  public enum Source {
+    PORT,
+    ETHTOOL,
+    SM,
+    GPU,
+    NCCL,
+    NODE
+  }
+
+  private final Source source;
+  private final AlertKind expectedAlert;
+
+  FaultKind(Source source, AlertKind expectedAlert) {
+    this.source = source;
+    this.expectedAlert = expectedAlert;
+  }
+
+  public Source source() {
+    return source;
+  }
+
+  /** The alert a correct pipeline raises for this fault; empty when it must raise none. */
+  public Optional<AlertKind> expectedAlert() {
+    return Optional.ofNullable(expectedAlert);
+  }
+}
