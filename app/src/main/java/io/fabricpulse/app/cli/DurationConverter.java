@@ -5,7 +5,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine;
 
-/** Reads durations the way operators write them: {@code 500ms}, {@code 60s}, {@code 10m}, {@code 2h}, or ISO-8601. */
+/**
+ * Reads durations the way operators write them: {@code 500ms}, {@code 60s}, {@code 10m}, {@code
+ * 2h}, or ISO-8601.
+ */
 public final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
   private static final Pattern SIMPLE = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 

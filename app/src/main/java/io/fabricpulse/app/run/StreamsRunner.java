@@ -44,7 +44,8 @@ public final class StreamsRunner implements AutoCloseable {
     if (!running.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new IllegalStateException("streams application not RUNNING after " + timeout);
     }
-    if (streams.state() != KafkaStreams.State.RUNNING && streams.state() != KafkaStreams.State.REBALANCING) {
+    if (streams.state() != KafkaStreams.State.RUNNING
+        && streams.state() != KafkaStreams.State.REBALANCING) {
       throw new IllegalStateException("streams application is " + streams.state(), failure.get());
     }
     return this;
