@@ -7,7 +7,6 @@ import com.influxdb.client.WriteApiBlocking;
 import com.influxdb.client.domain.WritePrecision;
 import com.influxdb.client.write.Point;
 import com.influxdb.exceptions.InfluxException;
-import java.util.Arrays;
 import java.util.List;
 import okhttp3.OkHttpClient;
 
@@ -42,9 +41,8 @@ public final class InfluxPointWriter implements PointWriter {
             .precision(WritePrecision.MS)
             .okHttpClient(http);
     if (config.hasToken()) {
-      char[] token = config.token();
-      options.authenticateToken(token);
-      Arrays.fill(token, '\0');
+      // The client keeps this array for every request's Authorization header: do not clear it.
+      options.authenticateToken(config.token());
     }
     this.client = InfluxDBClientFactory.create(options.build());
     this.writeApi = client.getWriteApiBlocking();

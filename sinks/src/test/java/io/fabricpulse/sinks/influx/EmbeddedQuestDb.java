@@ -15,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +47,10 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     this.port = port;
   }
 
-  /** Starts a server storing its data under {@code rootDir}, on a free loopback port. */
+  /**
+   * Starts a server storing its data under {@code rootDir} (created if missing), on a free loopback
+   * port.
+   */
   public static EmbeddedQuestDb start(Path rootDir) {
     EmbeddedQuestDb db = new EmbeddedQuestDb(rootDir, freeLoopbackPort());
     db.start();
@@ -65,6 +69,11 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     env.put("QDB_LINE_TCP_ENABLED", "false");
     env.put("QDB_LINE_UDP_ENABLED", "false");
     env.put("QDB_TELEMETRY_ENABLED", "false");
+    try {
+      Files.createDirectories(rootDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create QuestDB root " + rootDir, e);
+    }
     ServerMain main = ServerMain.create(rootDir.toString(), env);
     main.start();
     main.awaitStartup();
