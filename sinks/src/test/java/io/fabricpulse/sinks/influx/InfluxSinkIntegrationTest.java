@@ -305,6 +305,39 @@ class InfluxSinkIntegrationTest {
     }
   }
 
+  @Test
+  void runsInItsOwnThreadSkipsMalformedRecordsAndStopsOnClose() throws InterruptedException {
+    RecordingConsumer consumer = new RecordingConsumer(RATES, ALERTS);
+    InfluxSinkConfig config = config(questDb).withResolution(SinkResolution.allFull());
+    InfluxSink sink = sink(config, consumer);
+    Thread thread = new Thread(sink, "influx-sink-test");
+    thread.start();
+
+    rates(consumer, sample("it-thread", T0, 0));
+    consumer.append(RATES, "it-thread/gpu100/mlx5_0/1", new byte[] {1, 2, 3});
+    rates(consumer, sample("it-thread", T0 + 1000, 1));
+    long deadline = System.nanoTime() + READ_DEADLINE.toNanos();
+    while (!Long.valueOf(3).equals(consumer.committedOffset(RATES))) {
+      assertTrue(System.nanoTime() < deadline, "not committed: " + sink.metrics());
+      Thread.onSpinWait();
+    }
+    sink.close();
+    thread.join(READ_DEADLINE.toMillis());
+
+    assertTrue(!thread.isAlive());
+    assertTrue(consumer.closed());
+    assertEquals(1, sink.metrics().malformedRecords());
+    assertEquals(3, sink.metrics().recordsConsumed());
+    assertEquals(2, sink.metrics().pointsWritten());
+    assertEquals(
+        2,
+        questDb
+            .awaitRows(
+                "select * from fabric_port_rates where cluster = 'it-thread'", 2, READ_DEADLINE)
+            .rows()
+            .size());
+  }
+
   private static CounterRates sample(String cluster, long timeMs, int s) {
     long bytes = 1_000_000_000L + s;
     return Rates.port(cluster, "gpu100", timeMs)
