@@ -1,0 +1,260 @@
+package io.fabricpulse.sinks.influx;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.CounterRate;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.avro.RateTag;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The one place where time-series names are defined: measurements, tags and fields written by the
+ * sink, built from {@link CounterRates} (topic fabric.rates) and {@link Alert} (fabric.alerts).
+ * {@code sinks/TIMESERIES.md} documents the same table for dashboard authors; change both together.
+ *
+ * <table>
+ *   <caption>Measurements</caption>
+ *   <tr><th>measurement</th><th>from</th><th>tags</th><th>time</th></tr>
+ *   <tr><td>{@code fabric_port_rates}</td><td>CounterRates, source PORT or PERFQUERY</td>
+ *       <td>cluster, node, device, port, netdev</td><td>sample time (event time), ms</td></tr>
+ *   <tr><td>{@code fabric_pfc_rates}</td><td>CounterRates, source PFC</td>
+ *       <td>cluster, node, device, port, netdev</td><td>sample time, ms</td></tr>
+ *   <tr><td>{@code fabric_ecn_rates}</td><td>CounterRates, source ECN</td>
+ *       <td>cluster, node, device, port, netdev</td><td>sample time, ms</td></tr>
+ *   <tr><td>{@code <rates measurement>_10s}</td><td>10 s aggregates of the fields resolved
+ *       {@code AGG_10S} by {@link SinkResolution}</td><td>same as the rates measurement</td>
+ *       <td>start of the event-time bucket (multiple of 10 s since the epoch)</td></tr>
+ *   <tr><td>{@code fabric_alerts}</td><td>Alert</td>
+ *       <td>cluster, node, kind, severity, state, rule, device, port, netdev, priority, gpu</td>
+ *       <td>started_at for FIRING, resolved_at for RESOLVED</td></tr>
+ * </table>
+ *
+ * <table>
+ *   <caption>Fields of the rates measurements (one point per CounterRates record)</caption>
+ *   <tr><th>field</th><th>type</th><th>unit</th><th>from</th></tr>
+ *   <tr><td>{@code <counter>_per_s}</td><td>double</td><td>counter unit per second</td>
+ *       <td>CounterRate.per_second</td></tr>
+ *   <tr><td>{@code <counter>_delta}</td><td>long</td><td>counter unit (bytes for *_data)</td>
+ *       <td>CounterRate.delta</td></tr>
+ *   <tr><td>{@code rx_bytes_per_s}, {@code tx_bytes_per_s}</td><td>double</td><td>bytes/s</td>
+ *       <td>per_second of port_rcv_data, port_xmit_data (already x4 by the rate stage)</td></tr>
+ *   <tr><td>{@code pause_ratio_prio<N>}, {@code pause_ratio_global}</td><td>double</td>
+ *       <td>fraction of time paused (0..1)</td>
+ *       <td>per_second of rx_prio&lt;N&gt;_pause_duration / rx_global_pause_duration (&micro;s/s)
+ *       divided by 1e6</td></tr>
+ *   <tr><td>{@code rate_gbps}</td><td>double</td><td>Gb/s</td><td>link speed</td></tr>
+ *   <tr><td>{@code state_active}</td><td>long</td><td>1 = ACTIVE, 0 = other</td>
+ *       <td>logical port state</td></tr>
+ *   <tr><td>{@code netdev_mtu}</td><td>long</td><td>bytes</td><td>netdev MTU</td></tr>
+ * </table>
+ *
+ * <p>A counter tagged {@code saturated}, {@code first} or {@code unavailable} has no known rate: it
+ * produces no field at all (a gap on the dashboard), never a zero. Counter names are used as they
+ * are, with any character outside {@code [A-Za-z0-9_]} replaced by {@code _} (e.g. Intel's {@code
+ * tx_priority_0_xon.nic}), because QuestDB and Flux column names do not accept them.
+ *
+ * <table>
+ *   <caption>Fields of fabric_alerts (one point per alert state change)</caption>
+ *   <tr><th>field</th><th>type</th><th>unit</th></tr>
+ *   <tr><td>{@code alert_id}</td><td>string</td><td>stable incident id</td></tr>
+ *   <tr><td>{@code summary}</td><td>string</td><td>one human-readable line</td></tr>
+ *   <tr><td>{@code value}, {@code threshold}</td><td>double</td><td>{@code unit} field</td></tr>
+ *   <tr><td>{@code unit}</td><td>string</td><td>unit of value and threshold</td></tr>
+ *   <tr><td>{@code job}</td><td>string</td><td>subject job, when any</td></tr>
+ * </table>
+ */
+public final class InfluxSchema {
+
+  public static final String PORT_RATES = "fabric_port_rates";
+  public static final String PFC_RATES = "fabric_pfc_rates";
+  public static final String ECN_RATES = "fabric_ecn_rates";
+  public static final String ALERTS = "fabric_alerts";
+
+  /** Suffix of the measurement that holds the 10 s aggregates of a rates measurement. */
+  public static final String AGGREGATE_SUFFIX = "_10s";
+
+  public static final String TAG_CLUSTER = "cluster";
+  public static final String TAG_NODE = "node";
+  public static final String TAG_DEVICE = "device";
+  public static final String TAG_PORT = "port";
+  public static final String TAG_NETDEV = "netdev";
+  public static final String TAG_KIND = "kind";
+  public static final String TAG_SEVERITY = "severity";
+  public static final String TAG_STATE = "state";
+  public static final String TAG_RULE = "rule";
+  public static final String TAG_PRIORITY = "priority";
+  public static final String TAG_GPU = "gpu";
+
+  public static final String PER_SECOND_SUFFIX = "_per_s";
+  public static final String DELTA_SUFFIX = "_delta";
+  public static final String RX_BYTES_PER_S = "rx_bytes_per_s";
+  public static final String TX_BYTES_PER_S = "tx_bytes_per_s";
+  public static final String PAUSE_RATIO_PREFIX = "pause_ratio_";
+  public static final String RATE_GBPS = "rate_gbps";
+  public static final String STATE_ACTIVE = "state_active";
+  public static final String NETDEV_MTU = "netdev_mtu";
+
+  public static final String ALERT_ID = "alert_id";
+  public static final String SUMMARY = "summary";
+  public static final String VALUE = "value";
+  public static final String THRESHOLD = "threshold";
+  public static final String UNIT = "unit";
+  public static final String JOB = "job";
+
+  /** Tags that mean "no rate is known": no field is written for them [DESIGN 4]. */
+  private static final Set<RateTag> NO_RATE =
+      EnumSet.of(RateTag.saturated, RateTag.first, RateTag.unavailable);
+
+  private static final Pattern PAUSE_DURATION =
+      Pattern.compile("rx_(prio[0-7]|global)_pause_duration");
+  private static final Pattern NOT_A_NAME_CHAR = Pattern.compile("[^A-Za-z0-9_]");
+  private static final Pattern STATE_NUMBER_PREFIX = Pattern.compile("^\\d+:\\s*");
+
+  /** Pause durations are microseconds of pause per second of wall time [K-enstats]. */
+  private static final double MICROS_PER_SECOND = 1e6;
+
+  private InfluxSchema() {}
+
+  public static String measurementFor(RateSource source) {
+    return switch (source) {
+      case PORT, PERFQUERY -> PORT_RATES;
+      case PFC -> PFC_RATES;
+      case ECN -> ECN_RATES;
+    };
+  }
+
+  /** The measurement holding the 10 s aggregates of {@code measurement}. */
+  public static String aggregateMeasurement(String measurement) {
+    return measurement + AGGREGATE_SUFFIX;
+  }
+
+  /** Field-safe form of a counter name: characters outside [A-Za-z0-9_] become '_'. */
+  public static String fieldName(String counter) {
+    return NOT_A_NAME_CHAR.matcher(counter).replaceAll("_");
+  }
+
+  /** True when the rate stage knew the increase: tags normal, wrap, clear and reboot. */
+  public static boolean hasKnownRate(CounterRate rate) {
+    return rate.getTag() != null && !NO_RATE.contains(rate.getTag());
+  }
+
+  public static SortedMap<String, String> tags(CounterRates rates) {
+    SortedMap<String, String> tags = new TreeMap<>();
+    tags.put(TAG_CLUSTER, rates.getCluster());
+    tags.put(TAG_NODE, rates.getNode());
+    putIfPresent(tags, TAG_DEVICE, rates.getDevice());
+    putIfPresent(tags, TAG_PORT, rates.getPort());
+    putIfPresent(tags, TAG_NETDEV, rates.getNetdev());
+    return tags;
+  }
+
+  /**
+   * Every field of one rates record, at full resolution (the sink then splits them by {@link
+   * SinkResolution}). Empty when the record carries nothing writable, e.g. a first sample of a port
+   * without link attributes.
+   */
+  public static Optional<SinkPoint> ratesPoint(CounterRates rates) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    for (CounterRate rate : rates.getRates()) {
+      if (!hasKnownRate(rate)) {
+        continue;
+      }
+      String name = fieldName(rate.getName());
+      if (rate.getPerSecond() != null) {
+        fields.put(name + PER_SECOND_SUFFIX, rate.getPerSecond());
+        putDerived(fields, rate.getName(), rate.getPerSecond());
+      }
+      if (rate.getDelta() != null) {
+        fields.put(name + DELTA_SUFFIX, rate.getDelta());
+      }
+    }
+    if (rates.getRateGbps() != null) {
+      fields.put(RATE_GBPS, rates.getRateGbps());
+    }
+    if (rates.getState() != null) {
+      fields.put(STATE_ACTIVE, isActive(rates.getState()) ? 1L : 0L);
+    }
+    if (rates.getNetdevMtu() != null) {
+      fields.put(NETDEV_MTU, rates.getNetdevMtu().longValue());
+    }
+    if (fields.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new SinkPoint(
+            measurementFor(rates.getSource()),
+            tags(rates),
+            fields,
+            rates.getTime().toEpochMilli()));
+  }
+
+  /** One point per alert state change, at the event time of that change. */
+  public static SinkPoint alertPoint(Alert alert) {
+    SortedMap<String, String> tags = new TreeMap<>();
+    tags.put(TAG_CLUSTER, alert.getCluster());
+    putIfPresent(tags, TAG_NODE, alert.getNode());
+    tags.put(TAG_KIND, alert.getKind().name());
+    tags.put(TAG_SEVERITY, alert.getSeverity().name());
+    tags.put(TAG_STATE, alert.getState().name());
+    tags.put(TAG_RULE, alert.getRule());
+    putIfPresent(tags, TAG_DEVICE, alert.getDevice());
+    putIfPresent(tags, TAG_PORT, alert.getPort());
+    putIfPresent(tags, TAG_NETDEV, alert.getNetdev());
+    putIfPresent(tags, TAG_PRIORITY, alert.getPriority());
+    putIfPresent(tags, TAG_GPU, alert.getGpu());
+
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put(ALERT_ID, alert.getAlertId());
+    fields.put(SUMMARY, alert.getSummary());
+    if (alert.getValue() != null) {
+      fields.put(VALUE, alert.getValue());
+    }
+    if (alert.getThreshold() != null) {
+      fields.put(THRESHOLD, alert.getThreshold());
+    }
+    if (alert.getUnit() != null) {
+      fields.put(UNIT, alert.getUnit());
+    }
+    if (alert.getJob() != null) {
+      fields.put(JOB, alert.getJob());
+    }
+    long time =
+        alert.getResolvedAt() != null
+            ? alert.getResolvedAt().toEpochMilli()
+            : alert.getStartedAt().toEpochMilli();
+    return new SinkPoint(ALERTS, tags, fields, time);
+  }
+
+  private static void putDerived(Map<String, Object> fields, String counter, double perSecond) {
+    // The rate stage already turned octets/4 into bytes [PQ], so these are plain copies.
+    if (counter.equals("port_rcv_data")) {
+      fields.put(RX_BYTES_PER_S, perSecond);
+    } else if (counter.equals("port_xmit_data")) {
+      fields.put(TX_BYTES_PER_S, perSecond);
+    }
+    Matcher pause = PAUSE_DURATION.matcher(counter);
+    if (pause.matches()) {
+      // Not clamped to 1: a ratio slightly above 1 shows sampling jitter and is kept as measured.
+      fields.put(PAUSE_RATIO_PREFIX + pause.group(1), perSecond / MICROS_PER_SECOND);
+    }
+  }
+
+  /** sysfs gives "4: ACTIVE", the rate stage may carry "ACTIVE" [procfs]; ACTIVE_DEFER is not. */
+  static boolean isActive(String state) {
+    return STATE_NUMBER_PREFIX.matcher(state.trim()).replaceFirst("").equals("ACTIVE");
+  }
+
+  private static void putIfPresent(Map<String, String> tags, String name, Object value) {
+    if (value != null) {
+      tags.put(name, value.toString());
+    }
+  }
+}

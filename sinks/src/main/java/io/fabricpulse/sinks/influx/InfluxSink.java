@@ -1,0 +1,468 @@
+package io.fabricpulse.sinks.influx;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.schemas.serde.AvroDeserializer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumes fabric.rates and fabric.alerts and writes them to an InfluxDB-compatible server
+ * (InfluxDB 2.x/3.x, QuestDB, VictoriaMetrics) with the names of {@link InfluxSchema}.
+ *
+ * <p>Delivery is at least once, never lossy: offsets are committed only after the points of the
+ * records before them have been acknowledged by the server, and never past a record whose 10 s
+ * aggregate is still open. When a write fails the sink pauses every assigned partition (so no more
+ * records pile up in memory), retries the same batch with exponential backoff (each attempt bounded
+ * by the write timeout, retries unbounded) and resumes consumption once the write succeeds. Records
+ * that cannot be decoded are logged with their coordinates, counted and skipped; points the server
+ * refuses as invalid (HTTP 400/422) are logged as errors and counted, since retrying them cannot
+ * succeed.
+ *
+ * <p>Threading: the sink is driven by one thread, either {@link #run()} (loops until {@link
+ * #close()} is called from any thread) or the caller's own loop of {@link #pollOnce(Duration)}
+ * followed by {@link #close()} on the same thread. {@link #metrics()} may be read from anywhere.
+ */
+public final class InfluxSink implements Runnable, AutoCloseable {
+
+  public static final String DEFAULT_GROUP_ID = "fabricpulse-sink-influx";
+
+  private static final Logger log = LoggerFactory.getLogger(InfluxSink.class);
+  private static final Duration RUN_POLL_TIMEOUT = Duration.ofMillis(200);
+  private static final int MAX_BACKOFF_SHIFT = 30;
+
+  private final InfluxSinkConfig config;
+  private final Consumer<String, byte[]> consumer;
+  private final PointWriter writer;
+  private final AvroDeserializer<CounterRates> ratesDecoder =
+      new AvroDeserializer<>(CounterRates.class);
+  private final AvroDeserializer<Alert> alertsDecoder = new AvroDeserializer<>(Alert.class);
+  private final TenSecondAggregator aggregator;
+  private final SinkMetrics metrics = new SinkMetrics();
+
+  private final List<SinkPoint> pending = new ArrayList<>();
+  private final Map<TopicPartition, Long> consumedUpTo = new HashMap<>();
+  private final Map<TopicPartition, Long> committed = new HashMap<>();
+  private final Map<TopicPartition, Long> commitCeiling = new HashMap<>();
+  private long oldestUnflushedNanos = -1;
+  private boolean backingOff;
+  private int failedAttempts;
+  private long nextAttemptNanos;
+
+  private final AtomicBoolean stopRequested = new AtomicBoolean();
+  private final CountDownLatch runFinished = new CountDownLatch(1);
+  private volatile Thread runThread;
+  private boolean shutDown;
+
+  /**
+   * @param consumer a consumer with auto-commit off, String keys and byte[] values (the sink
+   *     decodes them with {@link AvroDeserializer} per topic, so one bad record cannot stall poll)
+   * @param serdeConfig Confluent-style serde settings, at least {@code schema.registry.url}
+   * @param writer where the points go; the sink closes it
+   */
+  public InfluxSink(
+      InfluxSinkConfig config,
+      Consumer<String, byte[]> consumer,
+      Map<String, ?> serdeConfig,
+      PointWriter writer) {
+    this.config = config;
+    this.consumer = consumer;
+    this.writer = writer;
+    this.ratesDecoder.configure(serdeConfig, false);
+    this.alertsDecoder.configure(serdeConfig, false);
+    this.aggregator = new TenSecondAggregator(config.aggregateIdleClose());
+  }
+
+  /**
+   * A sink with a {@link KafkaConsumer} built from {@code consumerConfig} (at least {@code
+   * bootstrap.servers} and {@code schema.registry.url}; group id defaults to {@value
+   * #DEFAULT_GROUP_ID}, offset reset to earliest, auto-commit is forced off) and an {@link
+   * InfluxPointWriter}.
+   */
+  public static InfluxSink create(InfluxSinkConfig config, Map<String, Object> consumerConfig) {
+    Map<String, Object> props = new HashMap<>(consumerConfig);
+    props.putIfAbsent(ConsumerConfig.GROUP_ID_CONFIG, DEFAULT_GROUP_ID);
+    props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    Map<String, Object> kafkaOnly = new HashMap<>(props);
+    kafkaOnly
+        .keySet()
+        .removeIf(key -> key.startsWith("schema.registry.") || key.contains(".avro."));
+    KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(kafkaOnly);
+    return new InfluxSink(config, consumer, props, new InfluxPointWriter(config));
+  }
+
+  /** Subscribes to the rates and alerts topics with the sink's rebalance handling. */
+  public void subscribe() {
+    consumer.subscribe(List.of(config.ratesTopic(), config.alertsTopic()), new Rebalance());
+  }
+
+  /**
+   * One step: poll up to {@code timeout}, convert, and write a batch when it is full or has waited
+   * the flush interval; while backing off after a failed write, wait (partitions paused) and retry
+   * instead. Returns the number of records consumed by this step.
+   */
+  public int pollOnce(Duration timeout) {
+    if (backingOff) {
+      return retryStep(timeout);
+    }
+    int consumed = consume(consumer.poll(timeout));
+    pending.addAll(aggregator.closeIdle());
+    metrics.lateSamples.set(aggregator.lateSamples());
+    if (flushDue()) {
+      flush();
+    }
+    return consumed;
+  }
+
+  /** Polls until {@link #close()} is called, then writes what is left and closes. */
+  @Override
+  public void run() {
+    runThread = Thread.currentThread();
+    try {
+      if (consumer.subscription().isEmpty() && consumer.assignment().isEmpty()) {
+        subscribe();
+      }
+      while (!stopRequested.get()) {
+        pollOnce(RUN_POLL_TIMEOUT);
+      }
+    } catch (WakeupException e) {
+      if (!stopRequested.get()) {
+        throw e;
+      }
+    } finally {
+      try {
+        shutdown();
+      } finally {
+        runFinished.countDown();
+      }
+    }
+  }
+
+  /**
+   * Stops the sink: closes every open 10 s bucket, writes everything pending (retrying until the
+   * close timeout), commits what was written and closes consumer and writer. The offsets of records
+   * in still-open buckets are not committed, so after a restart those buckets are rebuilt from
+   * Kafka and their complete aggregate overwrites the partial one written here (same series and
+   * time).
+   */
+  @Override
+  public void close() {
+    stopRequested.set(true);
+    Thread thread = runThread;
+    if (thread != null && thread != Thread.currentThread()) {
+      consumer.wakeup();
+      try {
+        long waitMs =
+            config.closeTimeout().toMillis() + 2 * config.writeTimeout().toMillis() + 5_000;
+        if (!runFinished.await(waitMs, TimeUnit.MILLISECONDS)) {
+          log.error("influx sink did not stop within {} ms", waitMs);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else {
+      shutdown();
+    }
+  }
+
+  public SinkMetrics metrics() {
+    return metrics;
+  }
+
+  /** True while a write is failing and consumption is paused. */
+  public boolean isBackingOff() {
+    return backingOff;
+  }
+
+  /** Points converted but not yet acknowledged by the server. */
+  public int pendingPoints() {
+    return pending.size();
+  }
+
+  /** 10 s buckets still open (their records are not committed yet). */
+  public int openBuckets() {
+    return aggregator.openBuckets();
+  }
+
+  private int consume(ConsumerRecords<String, byte[]> records) {
+    for (ConsumerRecord<String, byte[]> record : records) {
+      handle(record);
+    }
+    if (!records.isEmpty() && oldestUnflushedNanos < 0) {
+      oldestUnflushedNanos = System.nanoTime();
+    }
+    return records.count();
+  }
+
+  private void handle(ConsumerRecord<String, byte[]> record) {
+    metrics.recordsConsumed.incrementAndGet();
+    TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+    consumedUpTo.put(partition, record.offset() + 1);
+    if (record.value() == null) {
+      return;
+    }
+    try {
+      if (record.topic().equals(config.ratesTopic())) {
+        addRates(ratesDecoder.deserialize(record.topic(), record.value()), partition, record);
+      } else if (record.topic().equals(config.alertsTopic())) {
+        pending.add(
+            InfluxSchema.alertPoint(alertsDecoder.deserialize(record.topic(), record.value())));
+      } else {
+        log.warn(
+            "ignoring record from unexpected topic {}-{}@{}",
+            record.topic(),
+            record.partition(),
+            record.offset());
+      }
+    } catch (RuntimeException e) {
+      metrics.malformedRecords.incrementAndGet();
+      log.warn(
+          "skipping record {}-{}@{} key {}: {}",
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          record.key(),
+          e.toString());
+    }
+  }
+
+  private void addRates(CounterRates rates, TopicPartition partition, ConsumerRecord<?, ?> record) {
+    Optional<SinkPoint> point = InfluxSchema.ratesPoint(rates);
+    if (point.isEmpty()) {
+      return;
+    }
+    SinkPoint all = point.get();
+    Map<String, Object> full = new LinkedHashMap<>();
+    Map<String, Object> aggregated = new LinkedHashMap<>();
+    all.fields()
+        .forEach(
+            (name, value) -> {
+              if (config.resolution().resolve(all.measurement(), name) == Resolution.FULL) {
+                full.put(name, value);
+              } else {
+                aggregated.put(name, value);
+              }
+            });
+    if (!full.isEmpty()) {
+      pending.add(new SinkPoint(all.measurement(), all.tags(), full, all.timeMs()));
+    }
+    if (!aggregated.isEmpty()) {
+      pending.addAll(
+          aggregator.add(
+              all.measurement(), all.tags(), aggregated, all.timeMs(), partition, record.offset()));
+    }
+  }
+
+  private boolean flushDue() {
+    if (pending.size() >= config.batchSize()) {
+      return true;
+    }
+    return oldestUnflushedNanos >= 0
+        && System.nanoTime() - oldestUnflushedNanos >= config.flushInterval().toNanos();
+  }
+
+  private int retryStep(Duration timeout) {
+    long waitNanos = nextAttemptNanos - System.nanoTime();
+    int consumed = 0;
+    if (waitNanos > 0) {
+      // Every assigned partition is paused: this poll fetches nothing and keeps the consumer in
+      // its group (max.poll.interval.ms) while we wait. Anything it does return is kept safely,
+      // since nothing is committed before it is written.
+      Duration wait = Duration.ofNanos(Math.min(waitNanos, timeout.toNanos()));
+      consumed = consume(consumer.poll(wait));
+    }
+    if (System.nanoTime() >= nextAttemptNanos) {
+      flush();
+    }
+    return consumed;
+  }
+
+  /** Writes every pending point in batches, then commits; on failure schedules a retry. */
+  private boolean flush() {
+    try {
+      writePending();
+    } catch (RuntimeException e) {
+      failedAttempts++;
+      metrics.writeFailures.incrementAndGet();
+      long backoffNanos =
+          Math.min(
+              config.retryMaxBackoff().toNanos(),
+              config.retryInitialBackoff().toNanos()
+                  << Math.min(failedAttempts - 1, MAX_BACKOFF_SHIFT));
+      if (backoffNanos < 0) {
+        backoffNanos = config.retryMaxBackoff().toNanos();
+      }
+      nextAttemptNanos = System.nanoTime() + backoffNanos;
+      if (!backingOff) {
+        backingOff = true;
+        consumer.pause(consumer.assignment());
+      }
+      // The URL and the error only: the token is in a header the client never puts in messages.
+      log.warn(
+          "write of {} points to {} failed (attempt {}), consumption paused, retry in {} ms: {}",
+          pending.size(),
+          config.url(),
+          failedAttempts,
+          TimeUnit.NANOSECONDS.toMillis(backoffNanos),
+          e.toString());
+      return false;
+    }
+    if (backingOff) {
+      log.info(
+          "write to {} succeeded after {} failed attempts, resuming", config.url(), failedAttempts);
+      backingOff = false;
+      consumer.resume(consumer.paused());
+    }
+    failedAttempts = 0;
+    oldestUnflushedNanos = -1;
+    commitWritten();
+    return true;
+  }
+
+  private void writePending() {
+    while (!pending.isEmpty()) {
+      List<SinkPoint> batch = pending.subList(0, Math.min(config.batchSize(), pending.size()));
+      int size = batch.size();
+      try {
+        writer.write(List.copyOf(batch));
+        metrics.pointsWritten.addAndGet(size);
+        metrics.writeRequests.incrementAndGet();
+      } catch (PointWriter.PointsRejectedException e) {
+        metrics.pointsRejected.addAndGet(size);
+        log.error("dropping {} points refused by {}: {}", size, config.url(), e.getMessage());
+      }
+      batch.clear();
+    }
+  }
+
+  /** Commits, per partition, the lowest offset not yet durable: nothing unwritten is skipped. */
+  private void commitWritten() {
+    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+    consumedUpTo.forEach(
+        (partition, next) -> {
+          long safe = next;
+          OptionalLong held = aggregator.minHeldOffset(partition);
+          if (held.isPresent()) {
+            safe = Math.min(safe, held.getAsLong());
+          }
+          Long ceiling = commitCeiling.get(partition);
+          if (ceiling != null) {
+            safe = Math.min(safe, ceiling);
+          }
+          Long previous = committed.get(partition);
+          if (previous == null || previous < safe) {
+            offsets.put(partition, new OffsetAndMetadata(safe));
+          }
+        });
+    if (offsets.isEmpty()) {
+      return;
+    }
+    try {
+      consumer.commitSync(offsets);
+      offsets.forEach((partition, offset) -> committed.put(partition, offset.offset()));
+      metrics.offsetCommits.incrementAndGet();
+    } catch (CommitFailedException | RebalanceInProgressException e) {
+      // The partitions moved to another member, which re-reads from the last commit: duplicates at
+      // worst, never a gap.
+      log.warn(
+          "offset commit failed, records will be re-read by their new owner: {}", e.toString());
+    }
+  }
+
+  private void shutdown() {
+    if (shutDown) {
+      return;
+    }
+    shutDown = true;
+    try {
+      for (TopicPartition partition : consumedUpTo.keySet()) {
+        aggregator.minHeldOffset(partition).ifPresent(held -> commitCeiling.put(partition, held));
+      }
+      pending.addAll(aggregator.closeAll());
+      long deadline = System.nanoTime() + config.closeTimeout().toNanos();
+      while (!flush()) {
+        long wait = nextAttemptNanos - System.nanoTime();
+        if (System.nanoTime() + Math.max(wait, 0) > deadline) {
+          log.error(
+              "closing with {} points not written to {}; their offsets are not committed and they"
+                  + " will be re-read on restart",
+              pending.size(),
+              config.url());
+          break;
+        }
+        LockSupport.parkNanos(wait);
+      }
+    } finally {
+      log.info("influx sink stopped: {}", metrics);
+      try {
+        consumer.close();
+      } finally {
+        writer.close();
+      }
+    }
+  }
+
+  private void forget(Collection<TopicPartition> partitions) {
+    aggregator.forget(partitions);
+    partitions.forEach(
+        partition -> {
+          consumedUpTo.remove(partition);
+          committed.remove(partition);
+          commitCeiling.remove(partition);
+        });
+  }
+
+  /** Keeps the no-loss rules across rebalances. */
+  private final class Rebalance implements ConsumerRebalanceListener {
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+      if (!backingOff) {
+        flush();
+      }
+      // Whatever is not committed now is re-read by the new owner, open buckets included.
+      forget(partitions);
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+      forget(partitions);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      if (backingOff) {
+        consumer.pause(partitions);
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.fabricpulse.sinks.influx;
+
+import java.util.List;
+
+/** Writes one batch of points, synchronously: return = the server has them. */
+public interface PointWriter extends AutoCloseable {
+
+  /**
+   * @throws PointsRejectedException when the server refuses the points themselves (retrying the
+   *     same batch cannot succeed)
+   * @throws RuntimeException any other failure (server down, timeout, 5xx, auth): retryable
+   */
+  void write(List<SinkPoint> points);
+
+  @Override
+  void close();
+
+  /** The server answered that the data is invalid (HTTP 400 or 422). */
+  final class PointsRejectedException extends RuntimeException {
+    public PointsRejectedException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.fabricpulse.sinks.influx;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Counters of the sink, safe to read from another thread (e.g. the demo's status line). */
+public final class SinkMetrics {
+
+  final AtomicLong recordsConsumed = new AtomicLong();
+  final AtomicLong malformedRecords = new AtomicLong();
+  final AtomicLong pointsWritten = new AtomicLong();
+  final AtomicLong writeRequests = new AtomicLong();
+  final AtomicLong writeFailures = new AtomicLong();
+  final AtomicLong pointsRejected = new AtomicLong();
+  final AtomicLong lateSamples = new AtomicLong();
+  final AtomicLong offsetCommits = new AtomicLong();
+
+  /** Kafka records polled (rates and alerts, malformed included). */
+  public long recordsConsumed() {
+    return recordsConsumed.get();
+  }
+
+  /** Records that could not be decoded; logged with their coordinates and skipped. */
+  public long malformedRecords() {
+    return malformedRecords.get();
+  }
+
+  /** Points the server acknowledged. */
+  public long pointsWritten() {
+    return pointsWritten.get();
+  }
+
+  /** Successful write requests. */
+  public long writeRequests() {
+    return writeRequests.get();
+  }
+
+  /** Failed write attempts (each is retried; no point is dropped for them). */
+  public long writeFailures() {
+    return writeFailures.get();
+  }
+
+  /** Points the server refused as invalid (HTTP 400/422): logged as errors and not retried. */
+  public long pointsRejected() {
+    return pointsRejected.get();
+  }
+
+  /** Samples too late for their already written 10 s bucket (full-resolution fields still go). */
+  public long lateSamples() {
+    return lateSamples.get();
+  }
+
+  /** Successful offset commits. */
+  public long offsetCommits() {
+    return offsetCommits.get();
+  }
+
+  @Override
+  public String toString() {
+    return "SinkMetrics[consumed="
+        + recordsConsumed()
+        + ", malformed="
+        + malformedRecords()
+        + ", pointsWritten="
+        + pointsWritten()
+        + ", writeRequests="
+        + writeRequests()
+        + ", writeFailures="
+        + writeFailures()
+        + ", pointsRejected="
+        + pointsRejected()
+        + ", lateSamples="
+        + lateSamples()
+        + ", commits="
+        + offsetCommits()
+        + "]";
+  }
+}

@@ -1,0 +1,200 @@
+package io.fabricpulse.sinks.influx;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.questdb.ServerMain;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * A QuestDB server in this JVM, HTTP only, bound to 127.0.0.1: a real time-series store that
+ * accepts influxdb-client-java's {@code /api/v2/write} and answers SQL on {@code GET /exec}. Tags
+ * become SYMBOL columns and each measurement a table, created on first write. WAL apply is
+ * asynchronous, so readers wait with {@link #awaitRows} (a deadline, no sleep).
+ *
+ * <p>{@link #stop()} and {@link #start()} keep the data directory and the port, so a test can take
+ * the server away and bring the same one back.
+ */
+public final class EmbeddedQuestDb implements AutoCloseable {
+
+  private final Path rootDir;
+  private final int port;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private ServerMain server;
+
+  private EmbeddedQuestDb(Path rootDir, int port) {
+    this.rootDir = rootDir;
+    this.port = port;
+  }
+
+  /**
+   * Starts a server storing its data under {@code rootDir} (created if missing), on a free loopback
+   * port.
+   */
+  public static EmbeddedQuestDb start(Path rootDir) {
+    EmbeddedQuestDb db = new EmbeddedQuestDb(rootDir, freeLoopbackPort());
+    db.start();
+    return db;
+  }
+
+  /** Starts (or restarts after {@link #stop()}) the server; returns when it accepts requests. */
+  public synchronized void start() {
+    if (server != null) {
+      return;
+    }
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("QDB_HTTP_BIND_TO", "127.0.0.1:" + port);
+    env.put("QDB_HTTP_MIN_ENABLED", "false");
+    env.put("QDB_PG_ENABLED", "false");
+    env.put("QDB_LINE_TCP_ENABLED", "false");
+    env.put("QDB_LINE_UDP_ENABLED", "false");
+    env.put("QDB_TELEMETRY_ENABLED", "false");
+    try {
+      Files.createDirectories(rootDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create QuestDB root " + rootDir, e);
+    }
+    ServerMain main = ServerMain.create(rootDir.toString(), env);
+    main.start();
+    main.awaitStartup();
+    server = main;
+  }
+
+  /** Stops the server; its data directory and port are kept for {@link #start()}. */
+  public synchronized void stop() {
+    if (server != null) {
+      server.close();
+      server = null;
+    }
+  }
+
+  public synchronized boolean isRunning() {
+    return server != null;
+  }
+
+  @Override
+  public void close() {
+    stop();
+  }
+
+  public int port() {
+    return port;
+  }
+
+  /** Base URL for influxdb-client-java, e.g. {@code http://127.0.0.1:41234}. */
+  public String url() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  /** Runs one SQL query over {@code GET /exec}; fails on an HTTP or SQL error. */
+  public QueryResult query(String sql) {
+    String uri = url() + "/exec?query=" + URLEncoder.encode(sql, StandardCharsets.UTF_8);
+    HttpResponse<String> response;
+    try {
+      response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(uri)).timeout(Duration.ofSeconds(10)).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException("QuestDB query failed: " + sql, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+    if (response.statusCode() != 200) {
+      throw new QueryException(response.statusCode(), response.body());
+    }
+    return QueryResult.parse(response.body());
+  }
+
+  /**
+   * Polls {@code sql} until the result has at least {@code minRows} rows, or fails after {@code
+   * timeout}. A table that does not exist yet (no write applied) counts as zero rows.
+   */
+  public QueryResult awaitRows(String sql, int minRows, Duration timeout) {
+    return await(sql, r -> r.rows().size() >= minRows, timeout);
+  }
+
+  /** Polls {@code sql} until {@code done} holds for its result, or fails after {@code timeout}. */
+  public QueryResult await(String sql, Predicate<QueryResult> done, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String last = "no answer";
+    while (true) {
+      try {
+        QueryResult result = query(sql);
+        if (done.test(result)) {
+          return result;
+        }
+        last = result.rows().size() + " rows: " + result.rows();
+      } catch (QueryException e) {
+        last = e.getMessage();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "timed out after " + timeout + " waiting on [" + sql + "]: " + last);
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  private static int freeLoopbackPort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port on 127.0.0.1", e);
+    }
+  }
+
+  /** An HTTP or SQL error answered by {@code /exec} (e.g. table does not exist). */
+  public static final class QueryException extends RuntimeException {
+    QueryException(int status, String body) {
+      super("HTTP " + status + ": " + body);
+    }
+  }
+
+  /**
+   * Rows of an {@code /exec} answer, each a map from column name to the value as text (null for SQL
+   * NULL). Timestamps are ISO-8601 UTC with microseconds, e.g. {@code 2025-01-01T00:00:00.000000Z}.
+   */
+  public record QueryResult(List<String> columns, List<Map<String, String>> rows) {
+
+    static QueryResult parse(String json) {
+      JsonObject body = JsonParser.parseString(json).getAsJsonObject();
+      List<String> columns = new ArrayList<>();
+      for (JsonElement column : body.getAsJsonArray("columns")) {
+        columns.add(column.getAsJsonObject().get("name").getAsString());
+      }
+      List<Map<String, String>> rows = new ArrayList<>();
+      for (JsonElement row : body.getAsJsonArray("dataset")) {
+        JsonArray values = row.getAsJsonArray();
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < columns.size(); i++) {
+          JsonElement value = values.get(i);
+          map.put(columns.get(i), value.isJsonNull() ? null : value.getAsString());
+        }
+        rows.add(Collections.unmodifiableMap(map));
+      }
+      return new QueryResult(List.copyOf(columns), List.copyOf(rows));
+    }
+  }
+}

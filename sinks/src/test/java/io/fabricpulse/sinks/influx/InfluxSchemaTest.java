@@ -1,0 +1,190 @@
+package io.fabricpulse.sinks.influx;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.RateTag;
+import io.fabricpulse.avro.Severity;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class InfluxSchemaTest {
+
+  private static final long T = 1_737_652_060_000L;
+
+  @Test
+  void portSampleBecomesOnePointWithRatesDeltasDerivedBytesAndLinkGauges() {
+    CounterRates rates =
+        Rates.port("c1", "gpu017", T)
+            .normal("port_rcv_data", 34_600_185_253L, 1_250_000_000L, "bytes")
+            .normal("port_xmit_data", 85_378_896_588L, 2_500_000_000L, "bytes")
+            .normal("port_xmit_wait", 22_730_501L, 4_096L, "ticks")
+            .build();
+
+    SinkPoint point = InfluxSchema.ratesPoint(rates).orElseThrow();
+
+    assertEquals("fabric_port_rates", point.measurement());
+    assertEquals(
+        Map.of("cluster", "c1", "node", "gpu017", "device", "mlx5_0", "port", "1"), point.tags());
+    assertEquals(T, point.timeMs());
+    assertEquals(1.25e9, point.fields().get("port_rcv_data_per_s"));
+    assertEquals(1_250_000_000L, point.fields().get("port_rcv_data_delta"));
+    assertEquals(1.25e9, point.fields().get("rx_bytes_per_s"));
+    assertEquals(2.5e9, point.fields().get("tx_bytes_per_s"));
+    assertEquals(4096.0, point.fields().get("port_xmit_wait_per_s"));
+    assertEquals(400.0, point.fields().get("rate_gbps"));
+    assertEquals(1L, point.fields().get("state_active"));
+    assertFalse(point.fields().containsKey("netdev_mtu"));
+  }
+
+  @Test
+  void saturatedFirstAndUnavailableCountersProduceNoFieldAtAll() {
+    CounterRates rates =
+        Rates.port("c1", "gpu017", T)
+            // a 16-bit PMA counter stuck at all ones: rate unknown, not zero [IBbook]
+            .counter("symbol_error", 65_535L, null, null, "events", RateTag.saturated)
+            .counter("port_rcv_errors", 3L, null, null, "events", RateTag.first)
+            .counter("VL15_dropped", null, null, null, "packets", RateTag.unavailable)
+            // even a (wrong) zero rate on a saturated counter must not be written as 0
+            .counter("port_xmit_discards", 65_535L, 0L, 0.0, "packets", RateTag.saturated)
+            .counter("link_downed", 2L, 1L, 1.0, "events", RateTag.normal)
+            .build();
+
+    Map<String, Object> fields = InfluxSchema.ratesPoint(rates).orElseThrow().fields();
+
+    assertEquals(
+        Map.of(
+            "link_downed_per_s",
+            1.0,
+            "link_downed_delta",
+            1L,
+            "rate_gbps",
+            400.0,
+            "state_active",
+            1L),
+        fields);
+  }
+
+  @Test
+  void wrapClearAndRebootDeltasAreKnownRates() {
+    CounterRates rates =
+        Rates.port("c1", "n", T)
+            .counter("rx_write_requests", 10L, 20L, 20.0, "packets", RateTag.wrap)
+            .counter("port_rcv_packets", 5L, 5L, 5.0, "packets", RateTag.clear)
+            .counter("port_xmit_packets", 7L, 7L, 7.0, "packets", RateTag.reboot)
+            .build();
+
+    Map<String, Object> fields = InfluxSchema.ratesPoint(rates).orElseThrow().fields();
+
+    assertEquals(20.0, fields.get("rx_write_requests_per_s"));
+    assertEquals(5L, fields.get("port_rcv_packets_delta"));
+    assertEquals(7.0, fields.get("port_xmit_packets_per_s"));
+  }
+
+  @Test
+  void pauseDurationPerSecondBecomesPauseRatio() {
+    CounterRates rates =
+        Rates.pfc("c1", "gpu017", T)
+            // 900,000 us of pause in one second = paused 90% of the time [K-enstats]
+            .normal("rx_prio3_pause_duration", 5_000_000L, 900_000L, "microseconds")
+            .normal("rx_global_pause_duration", 100L, 50_000L, "microseconds")
+            .normal("rx_prio3_pause", 41_927L, 1_200L, "packets")
+            .counter("tx_priority_0_xon.nic", 1L, 1L, 1.0, "packets", RateTag.normal)
+            .build();
+
+    SinkPoint point = InfluxSchema.ratesPoint(rates).orElseThrow();
+
+    assertEquals("fabric_pfc_rates", point.measurement());
+    assertEquals(Map.of("cluster", "c1", "node", "gpu017", "netdev", "ens5f0np0"), point.tags());
+    assertEquals(0.9, (Double) point.fields().get("pause_ratio_prio3"), 1e-12);
+    assertEquals(0.05, (Double) point.fields().get("pause_ratio_global"), 1e-12);
+    assertEquals(1200.0, point.fields().get("rx_prio3_pause_per_s"));
+    assertFalse(point.fields().containsKey("pause_ratio_prio3_pause"));
+    assertEquals(1.0, point.fields().get("tx_priority_0_xon_nic_per_s"));
+    assertEquals(4200L, point.fields().get("netdev_mtu"));
+  }
+
+  @Test
+  void recordWithNothingWritableGivesNoPoint() {
+    CounterRates rates =
+        Rates.pfc("c1", "n", T)
+            .counter("rx_prio3_pause", 1L, null, null, "packets", RateTag.first)
+            .build();
+    rates.setNetdevMtu(null);
+
+    assertTrue(InfluxSchema.ratesPoint(rates).isEmpty());
+  }
+
+  @Test
+  void portStateIsActiveOnlyForActive() {
+    assertTrue(InfluxSchema.isActive("ACTIVE"));
+    assertTrue(InfluxSchema.isActive("4: ACTIVE"));
+    assertFalse(InfluxSchema.isActive("5: ACTIVE_DEFER"));
+    assertFalse(InfluxSchema.isActive("1: DOWN"));
+    assertEquals(
+        0L,
+        InfluxSchema.ratesPoint(Rates.port("c", "n", T).state("DOWN").build())
+            .orElseThrow()
+            .fields()
+            .get("state_active"));
+  }
+
+  @Test
+  void alertBecomesEventPointAtItsStateChangeTime() {
+    Alert firing = alert(AlertState.FIRING, null);
+    Alert resolved = alert(AlertState.RESOLVED, Instant.ofEpochMilli(T + 60_000));
+
+    SinkPoint fired = InfluxSchema.alertPoint(firing);
+    SinkPoint cleared = InfluxSchema.alertPoint(resolved);
+
+    assertEquals("fabric_alerts", fired.measurement());
+    assertEquals(
+        Map.of(
+            "cluster", "c1",
+            "node", "gpu017",
+            "kind", "PAUSE_STORM",
+            "severity", "CRITICAL",
+            "state", "FIRING",
+            "rule", "pause-storm",
+            "netdev", "ens5f0np0",
+            "priority", "3"),
+        fired.tags());
+    assertEquals(
+        Map.of(
+            "alert_id", "pause-storm/c1/gpu017/ens5f0np0/3/1737652060000",
+            "summary", "prio 3 paused 90% of each second on gpu017 ens5f0np0",
+            "value", 0.9,
+            "threshold", 0.5,
+            "unit", "ratio"),
+        fired.fields());
+    assertEquals(T, fired.timeMs());
+    assertEquals("RESOLVED", cleared.tags().get("state"));
+    assertEquals(T + 60_000, cleared.timeMs());
+  }
+
+  static Alert alert(AlertState state, Instant resolvedAt) {
+    return Alert.newBuilder()
+        .setAlertId("pause-storm/c1/gpu017/ens5f0np0/3/" + T)
+        .setRule("pause-storm")
+        .setKind(AlertKind.PAUSE_STORM)
+        .setSeverity(Severity.CRITICAL)
+        .setState(state)
+        .setCluster("c1")
+        .setNode("gpu017")
+        .setNetdev("ens5f0np0")
+        .setPriority(3)
+        .setStartedAt(Instant.ofEpochMilli(T))
+        .setResolvedAt(resolvedAt)
+        .setValue(0.9)
+        .setThreshold(0.5)
+        .setUnit("ratio")
+        .setSummary("prio 3 paused 90% of each second on gpu017 ens5f0np0")
+        .build();
+  }
+}
