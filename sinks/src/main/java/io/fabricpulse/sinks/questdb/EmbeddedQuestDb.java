@@ -1,4 +1,4 @@
-package io.fabricpulse.sinks.influx;
+package io.fabricpulse.sinks.questdb;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;

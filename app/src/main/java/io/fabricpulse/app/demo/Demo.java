@@ -1,0 +1,278 @@
+package io.fabricpulse.app.demo;
+
+import io.fabricpulse.app.run.EmbeddedPipeline;
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.collectors.sim.DemoFaults;
+import io.fabricpulse.collectors.sim.FabricSimulator;
+import io.fabricpulse.collectors.sim.InjectedFault;
+import io.fabricpulse.collectors.sim.SimulatorConfig;
+import io.fabricpulse.sinks.influx.InfluxSchema;
+import io.fabricpulse.sinks.questdb.EmbeddedQuestDb;
+import io.fabricpulse.streams.FabricTopology;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+
+/**
+ * The embedded default: starts the pipeline, runs the simulated fleet against it in (accelerated)
+ * simulated time, prints what flows, and checks at the end that every stage carried data and that
+ * detection was exact.
+ */
+public final class Demo {
+
+  /** What {@code fabricpulse demo} was asked for. */
+  public record Settings(
+      String cluster,
+      int nodes,
+      long seed,
+      double speed,
+      Duration duration,
+      Path dataDir,
+      String influxUrl,
+      String influxOrg,
+      String influxBucket,
+      String influxToken) {}
+
+  private static final Duration REPORT_EVERY = Duration.ofSeconds(2);
+  /** Faults are scheduled into the first part of the run so their alerts can fire before the end. */
+  private static final double FAULT_SHARE = 0.7;
+  private static final Duration DEFAULT_FAULT_WINDOW = Duration.ofMinutes(10);
+
+  private final Settings settings;
+  private final PrintStream out;
+  private final CountDownLatch stop = new CountDownLatch(1);
+
+  public Demo(Settings settings, PrintStream out) {
+    this.settings = settings;
+    this.out = out;
+  }
+
+  public int run() throws IOException, InterruptedException {
+    long startedAt = System.nanoTime();
+    boolean temporary = settings.dataDir() == null;
+    Path dataDir = temporary ? Files.createTempDirectory("fabricpulse-demo-") : settings.dataDir();
+    Thread hook = new Thread(stop::countDown, "demo-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    out.printf(
+        "fabricpulse demo: cluster %s, %d nodes x 8 HCAs, seed %d, %sx simulated time, state in %s%n",
+        settings.cluster(), settings.nodes(), settings.seed(), trim(settings.speed()), dataDir);
+    EmbeddedPipeline.InfluxTarget influx =
+        settings.influxUrl() == null
+            ? null
+            : new EmbeddedPipeline.InfluxTarget(
+                settings.influxUrl(),
+                settings.influxOrg(),
+                settings.influxBucket(),
+                settings.influxToken() == null ? new char[0] : settings.influxToken().toCharArray());
+    String registry = "mock://fabricpulse-demo";
+    int exit;
+    try (EmbeddedPipeline pipeline =
+        EmbeddedPipeline.start(
+            new EmbeddedPipeline.Options(dataDir, registry, 3, influx), line -> out.println("  " + line))) {
+      exit = runFleet(pipeline, startedAt);
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // Ctrl-C: the hook is running
+      }
+      if (temporary) {
+        deleteRecursively(dataDir);
+      }
+    }
+    return exit;
+  }
+
+  private int runFleet(EmbeddedPipeline pipeline, long startedAt) throws InterruptedException {
+    Duration simulatedSpan =
+        settings.duration() == null
+            ? null
+            : Duration.ofMillis((long) (settings.duration().toMillis() * settings.speed()));
+    Instant simStart = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    FabricSimulator simulator =
+        new FabricSimulator(
+            SimulatorConfig.infiniband(settings.cluster(), settings.nodes(), settings.seed(), simStart));
+    Duration faultWindow =
+        simulatedSpan == null
+            ? DEFAULT_FAULT_WINDOW
+            : Duration.ofMillis((long) (simulatedSpan.toMillis() * FAULT_SHARE));
+    List<InjectedFault> faults =
+        DemoFaults.schedulePortFaults(simulator, simStart.plusSeconds(5), faultWindow);
+    out.printf("  faults    %d scheduled in the first %s of simulated time:%n", faults.size(), human(faultWindow));
+    faults.stream()
+        .sorted(Comparator.comparing(InjectedFault::start))
+        .forEach(
+            f ->
+                out.printf(
+                    "              +%-6s %-18s %-16s -> %s%n",
+                    human(Duration.between(simStart, f.start())),
+                    f.kind(),
+                    f.node() + (f.device() == null ? "" : "/" + f.device()),
+                    f.expectedAlert().map(Enum::name).orElse("no alert (must stay silent)")));
+    out.printf("  ready in %.1f s; Ctrl-C stops%n%n", (System.nanoTime() - startedAt) / 1e9);
+
+    DemoWatcher watcher =
+        new DemoWatcher(
+            pipeline.consumerConfig("fabricpulse-demo-console"),
+            pipeline.topics().rates().name(),
+            pipeline.topics().alerts().name(),
+            alert -> out.println(AlertLine.format(alert)));
+    Thread watcherThread = new Thread(watcher, "demo-watcher");
+    watcherThread.setDaemon(true);
+    watcherThread.start();
+
+    long tickNanos = (long) (1e9 / settings.speed());
+    long wallStart = System.nanoTime();
+    long nextReport = wallStart + REPORT_EVERY.toNanos();
+    long end = settings.duration() == null ? Long.MAX_VALUE : wallStart + settings.duration().toNanos();
+    Instant simNow = simStart;
+    long lastPublished = 0;
+    long lastRates = 0;
+    long lastReportAt = wallStart;
+    try (SimulatedFleet fleet =
+        new SimulatedFleet(simulator, pipeline.producerConfig(), pipeline.topics().portCounters().name())) {
+      long tick = 0;
+      while (stop.getCount() > 0 && System.nanoTime() < end && pipeline.streams().failure() == null) {
+        fleet.collect(simNow);
+        tick++;
+        simNow = simStart.plusSeconds(tick);
+        long now = System.nanoTime();
+        if (now >= nextReport) {
+          double secs = (now - lastReportAt) / 1e9;
+          long rates = watcher.rates();
+          out.println(
+              status(
+                  now - wallStart, simNow, simStart,
+                  (fleet.published() - lastPublished) / secs,
+                  (rates - lastRates) / secs,
+                  pipeline.sink().metrics().pointsWritten(),
+                  watcher.alerts().size()));
+          for (DemoWatcher.PortLoad p : watcher.busiest(3)) {
+            out.printf(
+                "            %-22s tx %7.1f GB/s  rx %7.1f GB/s%n",
+                p.port(), p.txBytesPerSecond() / 1e9, p.rxBytesPerSecond() / 1e9);
+          }
+          lastPublished = fleet.published();
+          lastRates = rates;
+          lastReportAt = now;
+          nextReport = now + REPORT_EVERY.toNanos();
+        }
+        long wait = wallStart + tick * tickNanos - System.nanoTime();
+        if (wait > 0 && stop.await(wait, TimeUnit.NANOSECONDS)) {
+          break;
+        }
+      }
+      fleet.flush();
+      out.printf("%nstopping after %s of simulated time; waiting for the pipeline to drain...%n",
+          human(Duration.between(simStart, simNow)));
+      PipelineDrain.await(pipeline, Duration.ofSeconds(60));
+      return summarize(pipeline, fleet, watcher, faults);
+    } finally {
+      watcher.close();
+      watcherThread.join(5_000);
+    }
+  }
+
+  private int summarize(EmbeddedPipeline pipeline, SimulatedFleet fleet, DemoWatcher watcher, List<InjectedFault> faults) {
+    long stored = storedRows(pipeline.questDb());
+    List<Alert> alerts = watcher.alerts();
+    Set<AlertKind> detectable = FabricTopology.detectedKinds();
+    DetectionReport report = DetectionReport.compare(faults, alerts, detectable);
+    out.println();
+    out.println("summary");
+    out.printf("  raw records published   %,d (malformed %d, dropped %d)%n", fleet.published(), fleet.malformed(), fleet.dropped());
+    out.printf("  rates records derived   %,d%n", watcher.rates());
+    out.printf("  points written to store %,d (write failures %d)%n",
+        pipeline.sink().metrics().pointsWritten(), pipeline.sink().metrics().writeFailures());
+    if (stored >= 0) {
+      out.printf("  rows read back          %,d from %s%n", stored, InfluxSchema.PORT_RATES);
+    }
+    out.printf("  alerts                  %d records%n", alerts.size());
+    report.detected().forEach(l -> out.println("  detected   " + l));
+    report.missed().forEach(l -> out.println("  MISSED     " + l));
+    report.unexpected().forEach(l -> out.println("  UNEXPECTED " + l));
+    report.notCovered().forEach(l -> out.println("  no detector yet: " + l));
+    boolean flowed = fleet.published() > 0 && watcher.rates() > 0 && pipeline.sink().metrics().pointsWritten() > 0
+        && (stored != 0);
+    if (!flowed) {
+      out.println("FAILED: data did not flow through every stage");
+      return 1;
+    }
+    if (!report.exact()) {
+      out.println("FAILED: detection was not exact");
+      return 2;
+    }
+    out.println("OK: data flowed collector -> Kafka -> rates -> store, and detection was exact");
+    return 0;
+  }
+
+  /** Rows of the port-rates table, or -1 when writing to an external InfluxDB. */
+  private static long storedRows(EmbeddedQuestDb questDb) {
+    if (questDb == null) {
+      return -1;
+    }
+    EmbeddedQuestDb.QueryResult result =
+        questDb.await(
+            "select count() c from " + InfluxSchema.PORT_RATES,
+            r -> !r.rows().isEmpty(),
+            Duration.ofSeconds(30));
+    return Long.parseLong(result.rows().get(0).get("c"));
+  }
+
+  private static String status(long wallNanos, Instant simNow, Instant simStart, double recordsPerSecond,
+      double ratesPerSecond, long points, int alerts) {
+    return String.format(
+        Locale.ROOT,
+        "[%s sim +%s] raw %,8.0f rec/s   rates %,8.0f rec/s   points stored %,10d   alerts %d",
+        clock(Duration.ofNanos(wallNanos)), human(Duration.between(simStart, simNow)),
+        recordsPerSecond, ratesPerSecond, points, alerts);
+  }
+
+  static String clock(Duration d) {
+    return String.format("%02d:%02d", d.toMinutes(), d.toSecondsPart());
+  }
+
+  static String human(Duration d) {
+    long s = d.getSeconds();
+    if (s < 60) {
+      return s + "s";
+    }
+    if (s < 3600) {
+      return (s / 60) + "m" + (s % 60 == 0 ? "" : String.format("%02ds", s % 60));
+    }
+    return (s / 3600) + "h" + String.format("%02dm", (s % 3600) / 60);
+  }
+
+  private static String trim(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // best effort: a temp dir
+    }
+  }
+
+  /** Keeps the loop honest when the machine is slower than the requested speed. */
+  static void parkUntil(long deadlineNanos) {
+    long wait;
+    while ((wait = deadlineNanos - System.nanoTime()) > 0) {
+      LockSupport.parkNanos(wait);
+    }
+  }
+}

@@ -1,0 +1,213 @@
+package io.fabricpulse.app.run;
+
+import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
+import io.fabricpulse.app.embedded.TopicBootstrap;
+import io.fabricpulse.schemas.serde.AvroSerdeConfig;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.sinks.influx.InfluxSink;
+import io.fabricpulse.sinks.influx.InfluxSinkConfig;
+import io.fabricpulse.sinks.questdb.EmbeddedQuestDb;
+import io.fabricpulse.streams.FabricTopology;
+import io.fabricpulse.streams.StreamsSettings;
+import io.fabricpulse.streams.ValueSerdes;
+import io.fabricpulse.streams.rates.RateConfig;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The whole pipeline in one JVM on real parts: a KRaft broker, the in-process registry, the
+ * streams application and the time-series sink writing to an embedded QuestDB (or a given
+ * InfluxDB). Used by {@code demo} and by the end-to-end tests, so both run exactly the same wiring.
+ */
+public final class EmbeddedPipeline implements AutoCloseable {
+
+  /** Where the sink writes when not to the embedded QuestDB. */
+  public record InfluxTarget(String url, String org, String bucket, char[] token) {
+    @Override
+    public String toString() {
+      return "InfluxTarget[url=" + url + ", org=" + org + ", bucket=" + bucket + ", token=***]";
+    }
+  }
+
+  /**
+   * @param influx null for the embedded QuestDB
+   */
+  public record Options(
+      Path dataDir, String registryUrl, int partitions, InfluxTarget influx) {}
+
+  private final Options options;
+  private final FabricTopics topics;
+  private EmbeddedKafkaBroker broker;
+  private EmbeddedQuestDb questDb;
+  private StreamsRunner streams;
+  private InfluxSink sink;
+  private Thread sinkThread;
+
+  private EmbeddedPipeline(Options options) {
+    this.options = options;
+    this.topics = FabricTopics.defaults("", options.partitions());
+  }
+
+  /** Starts every part, reporting each step to {@code progress} (one human line each). */
+  public static EmbeddedPipeline start(Options options, Consumer<String> progress)
+      throws IOException, InterruptedException {
+    EmbeddedPipeline pipeline = new EmbeddedPipeline(options);
+    try {
+      pipeline.startParts(progress);
+      return pipeline;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      pipeline.close();
+      throw e;
+    }
+  }
+
+  private void startParts(Consumer<String> progress) throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
+    broker = EmbeddedKafkaBroker.start(options.dataDir(), Duration.ofSeconds(60));
+    try (Admin admin = Admin.create(adminConfig())) {
+      TopicBootstrap.ensure(admin, topics, (short) 1);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new IOException("cannot create topics: " + e.getMessage(), e);
+    }
+    progress.accept(
+        String.format(
+            "kafka     %s (KRaft, in-process), %d topics ready in %.1f s",
+            broker.bootstrapServers(), topics.all().size(), seconds(t0)));
+    progress.accept("registry  " + options.registryUrl() + " (Confluent wire format)");
+
+    long t1 = System.nanoTime();
+    InfluxSinkConfig sinkConfig;
+    if (options.influx() == null) {
+      questDb = EmbeddedQuestDb.start(options.dataDir().resolve("questdb"));
+      sinkConfig = InfluxSinkConfig.of(questDb.url(), "fabricpulse", "fabricpulse", new char[0]);
+      progress.accept(
+          String.format(
+              "store     QuestDB %s (in-process, InfluxDB v2 write API) ready in %.1f s",
+              questDb.url(), seconds(t1)));
+    } else {
+      InfluxTarget t = options.influx();
+      sinkConfig = InfluxSinkConfig.of(t.url(), t.org(), t.bucket(), t.token());
+      progress.accept("store     InfluxDB " + t.url() + " org " + t.org() + " bucket " + t.bucket());
+    }
+
+    long t2 = System.nanoTime();
+    Properties settings =
+        StreamsSettings.base(
+            FabricTopology.APPLICATION_ID,
+            broker.bootstrapServers(),
+            options.dataDir().resolve("streams"),
+            StreamsSettings.Guarantee.EXACTLY_ONCE_V2);
+    settings.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+    settings.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    streams =
+        new StreamsRunner(
+                FabricTopology.build(
+                    topics, ValueSerdes.registry(options.registryUrl()), RateConfig.defaults()),
+                settings)
+            .start(Duration.ofSeconds(60));
+    progress.accept(String.format("streams   %s RUNNING in %.1f s", FabricTopology.APPLICATION_ID, seconds(t2)));
+
+    Map<String, Object> consumer = new HashMap<>();
+    consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    consumer.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, options.registryUrl());
+    sink = InfluxSink.create(sinkConfig, consumer);
+    sinkThread = new Thread(sink, "influx-sink");
+    sinkThread.setDaemon(true);
+    sinkThread.start();
+    progress.accept("sink      fabric.rates + fabric.alerts -> time-series store");
+  }
+
+  private static double seconds(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  public String bootstrapServers() {
+    return broker.bootstrapServers();
+  }
+
+  public String registryUrl() {
+    return options.registryUrl();
+  }
+
+  public FabricTopics topics() {
+    return topics;
+  }
+
+  /** The embedded QuestDB, or null when writing to an external InfluxDB. */
+  public EmbeddedQuestDb questDb() {
+    return questDb;
+  }
+
+  public InfluxSink sink() {
+    return sink;
+  }
+
+  public StreamsRunner streams() {
+    return streams;
+  }
+
+  public Properties adminConfig() {
+    Properties p = new Properties();
+    p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    return p;
+  }
+
+  /** Producer settings for collectors publishing to this pipeline (serde keys included). */
+  public Properties producerConfig() {
+    Properties p = new Properties();
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+    p.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, options.registryUrl());
+    return p;
+  }
+
+  /** Consumer settings for watchers (serde keys included). */
+  public Properties consumerConfig(String groupId) {
+    Properties p = new Properties();
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    p.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, options.registryUrl());
+    return p;
+  }
+
+  @Override
+  public void close() {
+    if (sink != null) {
+      sink.close();
+      joinQuietly(sinkThread);
+    }
+    if (streams != null) {
+      streams.close();
+    }
+    if (broker != null) {
+      broker.close();
+    }
+    if (questDb != null) {
+      questDb.close();
+    }
+  }
+
+  private static void joinQuietly(Thread thread) {
+    if (thread == null) {
+      return;
+    }
+    try {
+      thread.join(Duration.ofSeconds(30).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
