@@ -9,6 +9,7 @@ import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.rules.Durations;
 import io.fabricpulse.streams.rules.Rule;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,7 +115,31 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
     for (AlertTracker tracker : trackers) {
       tracker.observe(observe(tracker.rule(), cluster, current, now, lineage)).ifPresent(out::add);
     }
+    forgetStormsOfResolvedIncidents(out);
     return out;
+  }
+
+  /**
+   * The storms of a resolved incident are accounted for: they must not count towards the next
+   * incident of the cluster (a single new storm right after would otherwise reopen one).
+   */
+  private void forgetStormsOfResolvedIncidents(List<Alert> incidents) {
+    for (Alert incident : incidents) {
+      if (incident.getState() != AlertState.RESOLVED) {
+        continue;
+      }
+      List<String> done = new ArrayList<>();
+      try (KeyValueIterator<String, Alert> it =
+          storms.prefixScan(incident.getCluster() + "|", KEYS)) {
+        while (it.hasNext()) {
+          KeyValue<String, Alert> e = it.next();
+          if (e.value.getState() == AlertState.RESOLVED) {
+            done.add(e.key);
+          }
+        }
+      }
+      done.forEach(storms::delete);
+    }
   }
 
   private Observation observe(
@@ -156,7 +181,7 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
     evidence.put("victims", String.join(", ", victims));
     evidence.put("nodes", String.join(", ", nodes));
     evidence.put("storm_alert_ids", String.join(", ", ids));
-    evidence.put("window", rule.thresholds().asMap().get("window").toString());
+    evidence.put("window", Durations.format(rule.thresholds().duration("window")));
     Message summary =
         Message.of(
             "pause_propagation.firing",
@@ -181,7 +206,9 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
 
   private void punctuate(long streamTime) {
     for (AlertTracker t : trackers) {
-      t.punctuate(streamTime).forEach(a -> forward(a, streamTime));
+      List<Alert> resolved = t.punctuate(streamTime);
+      forgetStormsOfResolvedIncidents(resolved);
+      resolved.forEach(a -> forward(a, streamTime));
     }
   }
 
