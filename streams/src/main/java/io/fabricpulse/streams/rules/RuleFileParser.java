@@ -204,7 +204,7 @@ final class RuleFileParser {
       description = text == null ? "" : text;
     }
     if (problems.size() > before || id == null) {
-      return Optional.ofNullable(id).map(i -> new ParsedRule(i, location(idNode), null));
+      return id == null ? Optional.empty() : Optional.of(new ParsedRule(id, idLocation, null));
     }
     Rule rule =
         new Rule(

@@ -56,17 +56,16 @@ public final class RuleSet {
       RuleFileParser.Result result = new RuleFileParser(shown).parse(Files.readString(file));
       problems.addAll(result.problems());
       for (RuleFileParser.ParsedRule parsed : result.rules()) {
-        Rule rule = parsed.rule();
-        String previous = firstOrigin.putIfAbsent(rule.id(), rule.origin());
+        String previous = firstOrigin.putIfAbsent(parsed.id(), parsed.idLocation());
         if (previous != null) {
           problems.add(
               parsed.idLocation()
                   + ": id: duplicate rule id \""
-                  + rule.id()
+                  + parsed.id()
                   + "\", first defined at "
                   + previous);
-        } else {
-          rules.add(rule);
+        } else if (parsed.rule() != null) {
+          rules.add(parsed.rule());
         }
       }
     }
