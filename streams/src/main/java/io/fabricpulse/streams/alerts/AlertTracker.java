@@ -1,0 +1,184 @@
+package io.fabricpulse.streams.alerts;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.streams.rules.Durations;
+import io.fabricpulse.streams.rules.Rule;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The alert lifecycle of one rule over many subjects, in event time only.
+ *
+ * <ul>
+ *   <li>FIRING once, when the condition has held for the rule's {@link FiringPolicy} (or at once
+ *       for an {@link Observation#immediate()} observation); nothing while it keeps holding.
+ *   <li>RESOLVED once the condition has been clean for the rule's hysteresis, measured from the
+ *       first clean observation; checked on each observation and by {@link #punctuate} with stream
+ *       time. {@code resolved_at} is always first-clean + hysteresis, so the result does not depend
+ *       on which of the two noticed it.
+ * </ul>
+ *
+ * State lives in the given store (persistent and changelogged in production) under {@code <rule
+ * id>|<subject key>}, so a restart or rebalance restores FIRING alerts instead of re-firing them.
+ * Several trackers (one per rule) can share one store.
+ */
+public final class AlertTracker {
+
+  private static final StringSerializer KEYS = new StringSerializer();
+
+  private final Rule rule;
+  private final FiringPolicy policy;
+  private final KeyValueStore<String, TrackerState> store;
+  private final long hysteresisMs;
+
+  public AlertTracker(Rule rule, FiringPolicy policy, KeyValueStore<String, TrackerState> store) {
+    this.rule = rule;
+    this.policy = policy;
+    this.store = store;
+    this.hysteresisMs = rule.hysteresis().toMillis();
+  }
+
+  public Rule rule() {
+    return rule;
+  }
+
+  /** Feeds one observation; returns the FIRING or RESOLVED alert it causes, if any. */
+  public Optional<Alert> observe(Observation o) {
+    String key = storeKey(o.subject().key());
+    TrackerState s = store.get(key);
+    if (o.holds()) {
+      return onHolds(key, s, o);
+    }
+    if (s == null) {
+      return Optional.empty();
+    }
+    if (!s.isFiring()) {
+      store.delete(key); // the run of consecutive holding samples is broken
+      return Optional.empty();
+    }
+    long cleanSince = s.cleanSince() == TrackerState.NOT_CLEAN ? o.eventTime() : s.cleanSince();
+    if (o.eventTime() - cleanSince >= hysteresisMs) {
+      store.delete(key);
+      return Optional.of(resolved(s.firing(), cleanSince + hysteresisMs, o.lineage()));
+    }
+    if (cleanSince != s.cleanSince()) {
+      store.put(
+          key, new TrackerState(s.hits(), s.firstHitAt(), s.lastHitAt(), cleanSince, s.firing()));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Resolves, at stream time {@code now}, every FIRING alert of this rule whose clean period has
+   * lasted the hysteresis, and forgets pending runs that have not been observed for longer than the
+   * hysteresis (a subject that went silent mid-run never fires on a stale run).
+   */
+  public List<Alert> punctuate(long now) {
+    List<Alert> resolved = new ArrayList<>();
+    List<String> toDelete = new ArrayList<>();
+    try (KeyValueIterator<String, TrackerState> it = store.prefixScan(rule.id() + "|", KEYS)) {
+      while (it.hasNext()) {
+        KeyValue<String, TrackerState> e = it.next();
+        TrackerState s = e.value;
+        if (s.isFiring()) {
+          if (s.cleanSince() != TrackerState.NOT_CLEAN && now - s.cleanSince() >= hysteresisMs) {
+            resolved.add(resolved(s.firing(), s.cleanSince() + hysteresisMs, Lineage.NONE));
+            toDelete.add(e.key);
+          }
+        } else if (now - s.lastHitAt() > Math.max(hysteresisMs, 1000L)) {
+          toDelete.add(e.key);
+        }
+      }
+    }
+    toDelete.forEach(store::delete);
+    return resolved;
+  }
+
+  /** The FIRING alert of {@code subjectKey}, if any. */
+  public Optional<Alert> firing(String subjectKey) {
+    return Optional.ofNullable(store.get(storeKey(subjectKey))).map(TrackerState::firing);
+  }
+
+  private Optional<Alert> onHolds(String key, TrackerState s, Observation o) {
+    if (s != null && s.isFiring()) {
+      if (s.cleanSince() != TrackerState.NOT_CLEAN || s.lastHitAt() != o.eventTime()) {
+        store.put(
+            key,
+            new TrackerState(
+                s.hits(), s.firstHitAt(), o.eventTime(), TrackerState.NOT_CLEAN, s.firing()));
+      }
+      return Optional.empty();
+    }
+    int hits = s == null ? 1 : s.hits() + 1;
+    long firstHitAt = s == null ? o.eventTime() : s.firstHitAt();
+    if (o.immediate() || policy.satisfied(hits, firstHitAt, o.eventTime())) {
+      long startedAt = o.immediate() && s == null ? o.eventTime() : firstHitAt;
+      Alert alert = firing(o, startedAt);
+      store.put(
+          key, new TrackerState(hits, startedAt, o.eventTime(), TrackerState.NOT_CLEAN, alert));
+      return Optional.of(alert);
+    }
+    store.put(key, new TrackerState(hits, firstHitAt, o.eventTime(), TrackerState.NOT_CLEAN, null));
+    return Optional.empty();
+  }
+
+  private Alert firing(Observation o, long startedAt) {
+    AlertSubject subject = o.subject();
+    Map<String, String> labels = new LinkedHashMap<>(rule.labels());
+    labels.putAll(o.labels());
+    return Alert.newBuilder()
+        .setAlertId(AlertIds.of(rule.id(), subject.key(), startedAt))
+        .setRule(rule.id())
+        .setKind(o.kind() != null ? o.kind() : rule.detector().defaultKind())
+        .setSeverity(rule.severity())
+        .setState(AlertState.FIRING)
+        .setCluster(subject.cluster())
+        .setNode(subject.node())
+        .setDevice(subject.device())
+        .setPort(subject.port())
+        .setNetdev(subject.netdev())
+        .setPriority(subject.priority())
+        .setGpu(subject.gpu())
+        .setJob(subject.job())
+        .setStartedAt(java.time.Instant.ofEpochMilli(startedAt))
+        .setResolvedAt(null)
+        .setValue(o.value())
+        .setThreshold(o.threshold())
+        .setUnit(o.unit())
+        .setSummary(o.summary().render())
+        .setEvidence(new LinkedHashMap<>(o.evidence()))
+        .setLabels(labels)
+        .setSourceTopic(o.lineage().topic())
+        .setSourcePartition(o.lineage().partition())
+        .setSourceOffset(o.lineage().offset())
+        .build();
+  }
+
+  private Alert resolved(Alert firing, long resolvedAt, Lineage lineage) {
+    Map<String, String> evidence = new LinkedHashMap<>(firing.getEvidence());
+    evidence.put("clean_for", Durations.format(rule.hysteresis()));
+    return Alert.newBuilder(firing)
+        .setState(AlertState.RESOLVED)
+        .setResolvedAt(java.time.Instant.ofEpochMilli(resolvedAt))
+        .setSummary(
+            Message.of("resolved", firing.getSummary(), Durations.format(rule.hysteresis()))
+                .render())
+        .setEvidence(evidence)
+        .setSourceTopic(lineage.topic())
+        .setSourcePartition(lineage.partition())
+        .setSourceOffset(lineage.offset())
+        .build();
+  }
+
+  private String storeKey(String subjectKey) {
+    return rule.id() + "|" + subjectKey;
+  }
+}

@@ -1,0 +1,64 @@
+package io.fabricpulse.streams.alerts;
+
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicSpec;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+
+/**
+ * The input streams of the detectors in one {@link StreamsBuilder}. Kafka Streams allows one source
+ * per topic in a topology, so every detector asks this object for its input and all detectors
+ * reading e.g. fabric.rates share one source node, named {@code source-<topic>}.
+ */
+public final class DetectorInputs {
+
+  private final StreamsBuilder builder;
+  private final FabricTopics topics;
+  private final DetectorSerdes serdes;
+  private final Map<String, KStream<String, ?>> streams = new HashMap<>();
+
+  public DetectorInputs(StreamsBuilder builder, FabricTopics topics, DetectorSerdes serdes) {
+    this.builder = builder;
+    this.topics = topics;
+    this.serdes = serdes;
+  }
+
+  public StreamsBuilder builder() {
+    return builder;
+  }
+
+  public FabricTopics topics() {
+    return topics;
+  }
+
+  public DetectorSerdes serdes() {
+    return serdes;
+  }
+
+  /** fabric.rates (CounterRates, key cluster/node/device/port or cluster/node/netdev). */
+  public KStream<String, CounterRates> rates() {
+    return stream(topics.rates(), CounterRates.class);
+  }
+
+  /** The stream of {@code topic}, created on first use with its Avro value serde. */
+  @SuppressWarnings("unchecked")
+  public <T extends SpecificRecord> KStream<String, T> stream(TopicSpec topic, Class<T> type) {
+    if (!type.equals(topic.valueType())) {
+      throw new IllegalArgumentException(topic.name() + " carries " + topic.valueType());
+    }
+    return (KStream<String, T>)
+        streams.computeIfAbsent(
+            topic.name(),
+            name ->
+                builder.stream(
+                    name,
+                    Consumed.with(Serdes.String(), serdes.value(type))
+                        .withName("source-" + name.replace('.', '-'))));
+  }
+}

@@ -1,0 +1,234 @@
+package io.fabricpulse.streams.detect.pfc;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.streams.alerts.AlertSubject;
+import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.FiringPolicy;
+import io.fabricpulse.streams.alerts.Lineage;
+import io.fabricpulse.streams.alerts.Message;
+import io.fabricpulse.streams.alerts.Observation;
+import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.rules.Durations;
+import io.fabricpulse.streams.rules.Rule;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Cluster-wide view of per-port PAUSE_STORM alerts (input keyed by cluster). When storms are
+ * FIRING, or resolved less than {@code window} ago, on at least {@code min_nodes} nodes, it raises
+ * one PAUSE_PROPAGATION incident naming the likely origin port(s) and the victims.
+ *
+ * <p>What the operator is paged with: every origin's PAUSE_STORM passes through (it names the port
+ * to drain); a victim's PAUSE_STORM passes through only while no incident is open in its cluster.
+ * Victims that start while the incident is open are folded into it (their FIRING and RESOLVED are
+ * not forwarded), so a storm spreading to 40 nodes pages min_nodes-1 victims at most, the origin,
+ * and one incident. The incident stays open while any storm of the cluster is FIRING and resolves
+ * when the last one resolves plus the rule's hysteresis (stream time of this stage advances only
+ * with storm alerts, so the default rule uses 0s: each storm already waited its own hysteresis).
+ */
+final class PausePropagationProcessor implements Processor<String, Alert, String, Alert> {
+
+  private static final StringSerializer KEYS = new StringSerializer();
+
+  private final List<Rule> rules;
+  private final List<AlertTracker> trackers = new ArrayList<>();
+  private KeyValueStore<String, Alert> storms;
+  private KeyValueStore<String, String> suppressed;
+  private ProcessorContext<String, Alert> context;
+  private long keepResolvedMs;
+
+  PausePropagationProcessor(List<Rule> rules) {
+    this.rules = rules;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Alert> context) {
+    this.context = context;
+    this.storms = context.getStateStore(PauseStormDetector.PROPAGATION_STORMS_STORE);
+    this.suppressed = context.getStateStore(PauseStormDetector.PROPAGATION_SUPPRESSED_STORE);
+    KeyValueStore<String, TrackerState> trackerStore =
+        context.getStateStore(PauseStormDetector.PROPAGATION_TRACKER_STORE);
+    for (Rule rule : rules) {
+      trackers.add(new AlertTracker(rule, FiringPolicy.IMMEDIATE, trackerStore));
+      keepResolvedMs = Math.max(keepResolvedMs, rule.thresholds().duration("window").toMillis());
+    }
+    context.schedule(Duration.ofSeconds(1), PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, Alert> record) {
+    Alert storm = record.value();
+    if (storm == null) {
+      return;
+    }
+    String cluster = storm.getCluster();
+    long now = record.timestamp();
+    Lineage lineage = Lineage.of(context);
+    storms.put(cluster + "|" + storm.getAlertId(), storm);
+    List<Alert> incidents = evaluate(cluster, now, lineage);
+    if (storm.getState() == AlertState.FIRING) {
+      Optional<Alert> open = openIncident(cluster);
+      if (open.isPresent() && !isOrigin(storm)) {
+        suppressed.put(storm.getAlertId(), open.get().getAlertId());
+      } else {
+        forward(storm, now);
+      }
+    } else if (suppressed.get(storm.getAlertId()) != null) {
+      suppressed.delete(storm.getAlertId());
+    } else {
+      forward(storm, now);
+    }
+    incidents.forEach(a -> forward(a, now));
+  }
+
+  private List<Alert> evaluate(String cluster, long now, Lineage lineage) {
+    List<Alert> current = new ArrayList<>();
+    List<String> expired = new ArrayList<>();
+    try (KeyValueIterator<String, Alert> it = storms.prefixScan(cluster + "|", KEYS)) {
+      while (it.hasNext()) {
+        KeyValue<String, Alert> e = it.next();
+        Alert a = e.value;
+        if (a.getState() == AlertState.RESOLVED
+            && a.getResolvedAt().toEpochMilli() < now - keepResolvedMs) {
+          expired.add(e.key);
+        } else {
+          current.add(a);
+        }
+      }
+    }
+    expired.forEach(storms::delete);
+    List<Alert> out = new ArrayList<>();
+    for (AlertTracker tracker : trackers) {
+      tracker.observe(observe(tracker.rule(), cluster, current, now, lineage)).ifPresent(out::add);
+    }
+    forgetStormsOfResolvedIncidents(out);
+    return out;
+  }
+
+  /**
+   * The storms of a resolved incident are accounted for: they must not count towards the next
+   * incident of the cluster (a single new storm right after would otherwise reopen one).
+   */
+  private void forgetStormsOfResolvedIncidents(List<Alert> incidents) {
+    for (Alert incident : incidents) {
+      if (incident.getState() != AlertState.RESOLVED) {
+        continue;
+      }
+      List<String> done = new ArrayList<>();
+      try (KeyValueIterator<String, Alert> it =
+          storms.prefixScan(incident.getCluster() + "|", KEYS)) {
+        while (it.hasNext()) {
+          KeyValue<String, Alert> e = it.next();
+          if (e.value.getState() == AlertState.RESOLVED) {
+            done.add(e.key);
+          }
+        }
+      }
+      done.forEach(storms::delete);
+    }
+  }
+
+  private Observation observe(
+      Rule rule, String cluster, List<Alert> current, long now, Lineage lineage) {
+    long window = rule.thresholds().duration("window").toMillis();
+    long minNodes = rule.thresholds().integer("min_nodes");
+    TreeSet<String> nodes = new TreeSet<>();
+    TreeSet<String> origins = new TreeSet<>();
+    TreeSet<String> victims = new TreeSet<>();
+    TreeSet<String> ids = new TreeSet<>();
+    boolean anyFiring = false;
+    for (Alert a : current) {
+      if (!rule.selectors()
+          .matches(a.getCluster(), a.getNode(), a.getDevice(), a.getNetdev(), a.getPriority())) {
+        continue;
+      }
+      boolean firing = a.getState() == AlertState.FIRING;
+      if (!firing && a.getResolvedAt().toEpochMilli() < now - window) {
+        continue;
+      }
+      anyFiring |= firing;
+      nodes.add(a.getNode());
+      ids.add(a.getAlertId());
+      String name = subjectOf(a).shortName();
+      (isOrigin(a) ? origins : victims).add(name);
+    }
+    AlertSubject subject = AlertSubject.cluster(cluster);
+    boolean open = openIncident(cluster).isPresent();
+    boolean holds = anyFiring && (open || nodes.size() >= minNodes);
+    if (!holds) {
+      return Observation.clean(subject, now, lineage);
+    }
+    String originText =
+        origins.isEmpty()
+            ? Message.of("pause_propagation.unknown_origin").render()
+            : String.join(", ", origins);
+    Map<String, String> evidence = new LinkedHashMap<>();
+    evidence.put("origins", String.join(", ", origins));
+    evidence.put("victims", String.join(", ", victims));
+    evidence.put("nodes", String.join(", ", nodes));
+    evidence.put("storm_alert_ids", String.join(", ", ids));
+    evidence.put("window", Durations.format(rule.thresholds().duration("window")));
+    Message summary =
+        Message.of(
+            "pause_propagation.firing",
+            nodes.size(),
+            cluster,
+            originText,
+            String.join(", ", victims));
+    return Observation.holds(
+        subject, now, nodes.size(), minNodes, "nodes", summary, evidence, lineage);
+  }
+
+  private Optional<Alert> openIncident(String cluster) {
+    String key = AlertSubject.cluster(cluster).key();
+    for (AlertTracker t : trackers) {
+      Optional<Alert> a = t.firing(key);
+      if (a.isPresent()) {
+        return a;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private void punctuate(long streamTime) {
+    for (AlertTracker t : trackers) {
+      List<Alert> resolved = t.punctuate(streamTime);
+      forgetStormsOfResolvedIncidents(resolved);
+      resolved.forEach(a -> forward(a, streamTime));
+    }
+  }
+
+  private static boolean isOrigin(Alert a) {
+    return PortRole.ORIGIN.label().equals(a.getLabels().get(PortRole.LABEL));
+  }
+
+  private static AlertSubject subjectOf(Alert a) {
+    return new AlertSubject(
+        a.getCluster(),
+        a.getNode(),
+        a.getDevice(),
+        a.getPort(),
+        a.getNetdev(),
+        a.getPriority(),
+        a.getGpu(),
+        a.getJob());
+  }
+
+  private void forward(Alert alert, long timestamp) {
+    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+}

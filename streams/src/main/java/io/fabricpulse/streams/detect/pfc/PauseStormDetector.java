@@ -1,0 +1,128 @@
+package io.fabricpulse.streams.detect.pfc;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorInputs;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.rules.Detector;
+import io.fabricpulse.streams.rules.RuleSet;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The PFC detectors (DOMAIN.md 3.2): PAUSE_STORM and PFC_MISCONFIG per (node, netdev, priority)
+ * over fabric.rates, and PAUSE_PROPAGATION per cluster over the storms.
+ *
+ * <pre>
+ * source-fabric-rates -> pfc-rates-only -> pfc-port-detector [pfc-pause-storm-tracker]
+ *   -> pfc-storm-alerts -> pfc-storms-key-by-cluster -> repartition pfc-storms-by-cluster
+ *        -> pfc-pause-propagation [pfc-pause-propagation-storms, -tracker, -suppressed]
+ *   -> pfc-other-alerts
+ *   both -> pfc-alerts-merge -> fabric.alerts, fabric.alerts.active
+ * </pre>
+ */
+public final class PauseStormDetector {
+
+  /** Per-port trackers of the pause_storm and pfc_misconfig rules (key rule|subject). */
+  public static final String TRACKER_STORE = "pfc-pause-storm-tracker";
+
+  /** Storm alerts per cluster (key cluster|alert_id), FIRING or recently RESOLVED. */
+  public static final String PROPAGATION_STORMS_STORE = "pfc-pause-propagation-storms";
+
+  /** Trackers of the pause_propagation rules (key rule|cluster). */
+  public static final String PROPAGATION_TRACKER_STORE = "pfc-pause-propagation-tracker";
+
+  /** Victim storm alert_id -> incident alert_id, for storms folded into an open incident. */
+  public static final String PROPAGATION_SUPPRESSED_STORE = "pfc-pause-propagation-suppressed";
+
+  /** Repartition (internal topic {@code <application.id>-pfc-storms-by-cluster-repartition}). */
+  public static final String STORMS_BY_CLUSTER = "pfc-storms-by-cluster";
+
+  public static final String PORT_PROCESSOR = "pfc-port-detector";
+  public static final String PROPAGATION_PROCESSOR = "pfc-pause-propagation";
+
+  private PauseStormDetector() {}
+
+  /** A topology with only the PFC detectors (tests, or a dedicated detector instance). */
+  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
+    StreamsBuilder builder = new StreamsBuilder();
+    addTo(new DetectorInputs(builder, topics, serdes), rules);
+    return builder.build();
+  }
+
+  /** Adds the PFC detectors to the inputs' builder; alerts go to both alert topics. */
+  public static void addTo(DetectorInputs inputs, RuleSet rules) {
+    StreamsBuilder builder = inputs.builder();
+    Serde<Alert> alertSerde = inputs.serdes().alert();
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PROPAGATION_STORMS_STORE), Serdes.String(), alertSerde));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PROPAGATION_TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PROPAGATION_SUPPRESSED_STORE),
+            Serdes.String(),
+            Serdes.String()));
+
+    List<PauseStormCheck> stormChecks =
+        rules.enabledFor(Detector.PAUSE_STORM).stream().map(PauseStormCheck::new).toList();
+    List<PfcMisconfigCheck> misconfigChecks =
+        rules.enabledFor(Detector.PFC_MISCONFIG).stream().map(PfcMisconfigCheck::new).toList();
+    var propagationRules = rules.enabledFor(Detector.PAUSE_PROPAGATION);
+
+    KStream<String, CounterRates> pfcRates =
+        inputs
+            .rates()
+            .filter(
+                (key, r) -> r != null && r.getSource() == RateSource.PFC,
+                Named.as("pfc-rates-only"));
+    KStream<String, Alert> portAlerts =
+        pfcRates.process(
+            () -> new PfcDetectorProcessor(stormChecks, misconfigChecks),
+            Named.as(PORT_PROCESSOR),
+            TRACKER_STORE);
+    KStream<String, Alert> stormAlerts =
+        portAlerts.filter(
+            (id, a) -> a.getKind() == AlertKind.PAUSE_STORM, Named.as("pfc-storm-alerts"));
+    KStream<String, Alert> otherAlerts =
+        portAlerts.filterNot(
+            (id, a) -> a.getKind() == AlertKind.PAUSE_STORM, Named.as("pfc-other-alerts"));
+    KStream<String, Alert> clusterAlerts =
+        stormAlerts
+            .selectKey((id, a) -> a.getCluster(), Named.as("pfc-storms-key-by-cluster"))
+            .repartition(
+                Repartitioned.with(Serdes.String(), alertSerde).withName(STORMS_BY_CLUSTER))
+            .process(
+                () -> new PausePropagationProcessor(propagationRules),
+                Named.as(PROPAGATION_PROCESSOR),
+                PROPAGATION_STORMS_STORE,
+                PROPAGATION_TRACKER_STORE,
+                PROPAGATION_SUPPRESSED_STORE);
+    AlertSinks.addTo(
+        otherAlerts.merge(clusterAlerts, Named.as("pfc-alerts-merge")),
+        "pfc",
+        inputs.topics(),
+        alertSerde);
+  }
+}

@@ -1,0 +1,94 @@
+package io.fabricpulse.streams.detect.pfc;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.Lineage;
+import io.fabricpulse.streams.alerts.Observation;
+import io.fabricpulse.streams.alerts.TrackerState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-port PFC detection over fabric.rates (source PFC): pause_storm and pfc_misconfig rules, each
+ * with an {@link AlertTracker} on the shared tracker store. Emits alerts keyed by alert_id.
+ */
+final class PfcDetectorProcessor implements Processor<String, CounterRates, String, Alert> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PfcDetectorProcessor.class);
+  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+
+  /** A check and the tracker of its rule. */
+  private record Checked(
+      BiFunction<PfcSample, Lineage, List<Observation>> check, AlertTracker tracker) {}
+
+  private final List<PauseStormCheck> stormChecks;
+  private final List<PfcMisconfigCheck> misconfigChecks;
+  private final List<Checked> checked = new ArrayList<>();
+  private ProcessorContext<String, Alert> context;
+
+  PfcDetectorProcessor(List<PauseStormCheck> stormChecks, List<PfcMisconfigCheck> misconfigChecks) {
+    this.stormChecks = stormChecks;
+    this.misconfigChecks = misconfigChecks;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Alert> context) {
+    this.context = context;
+    KeyValueStore<String, TrackerState> store =
+        context.getStateStore(PauseStormDetector.TRACKER_STORE);
+    for (PauseStormCheck c : stormChecks) {
+      checked.add(new Checked(c::evaluate, new AlertTracker(c.rule(), c.policy(), store)));
+    }
+    for (PfcMisconfigCheck c : misconfigChecks) {
+      checked.add(new Checked(c::evaluate, new AlertTracker(c.rule(), c.policy(), store)));
+    }
+    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, CounterRates> record) {
+    CounterRates rates = record.value();
+    if (rates == null || rates.getSource() != RateSource.PFC) {
+      return;
+    }
+    Lineage lineage = Lineage.of(context);
+    try {
+      PfcSample sample = new PfcSample(rates);
+      for (Checked c : checked) {
+        for (Observation o : c.check().apply(sample, lineage)) {
+          c.tracker().observe(o).ifPresent(a -> forward(a, record.timestamp()));
+        }
+      }
+    } catch (RuntimeException e) {
+      // one bad record must not stop detection for the whole partition
+      LOG.warn(
+          "PFC detection skipped record {}-{}@{} key {}: {}",
+          lineage.topic(),
+          lineage.partition(),
+          lineage.offset(),
+          record.key(),
+          e.toString());
+    }
+  }
+
+  private void punctuate(long streamTime) {
+    for (Checked c : checked) {
+      c.tracker().punctuate(streamTime).forEach(a -> forward(a, streamTime));
+    }
+  }
+
+  private void forward(Alert alert, long timestamp) {
+    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+}

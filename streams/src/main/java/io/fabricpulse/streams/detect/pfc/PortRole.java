@@ -1,0 +1,17 @@
+package io.fabricpulse.streams.detect.pfc;
+
+import java.util.Locale;
+
+/** A stormed port's part in a pause storm (DOMAIN.md 3.2 P4, our reading). */
+enum PortRole {
+  /** Sends far more pause frames than it receives: its own receive path is stalled. */
+  ORIGIN,
+  /** Paused by its peer: it cannot send. */
+  VICTIM;
+
+  static final String LABEL = "role";
+
+  String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
