@@ -1,5 +1,6 @@
 package io.fabricpulse.app;
 
+import io.fabricpulse.app.cli.DemoCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = FabricPulse.Version.class,
     description = "Event-driven telemetry for InfiniBand and RoCEv2 fabrics of GPU/HPC clusters.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
 public final class FabricPulse implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

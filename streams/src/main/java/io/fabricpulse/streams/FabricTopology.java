@@ -1,22 +1,60 @@
 package io.fabricpulse.streams;
 
+import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.alerts.DetectorInputs;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rates.RateTopology;
+import io.fabricpulse.streams.rules.RuleSet;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 
 /**
- * Every topology of the pipeline in one Kafka Streams application: the rate stage and the
- * detectors. {@code streams}, {@code demo}, {@code replay} and the tests all build it here, so they
- * run the same processors with the same names.
+ * Every topology of the pipeline in one Kafka Streams application: the detectors (built with the
+ * DSL on one StreamsBuilder, sharing one source per topic) and the rate stage (Processor API, added
+ * to the same Topology). {@code streams}, {@code demo}, {@code detect}, {@code replay} and the
+ * tests all build it here, so they run the same processors with the same names.
  */
 public final class FabricTopology {
   /** Default application id (prefix of every internal topic and consumer group). */
   public static final String APPLICATION_ID = "fabricpulse-streams";
 
+  /** Every detector family, in topology order. */
+  public static final List<DetectorModule> MODULES = List.of(PauseStormDetector.MODULE);
+
   private FabricTopology() {}
 
-  public static Topology build(FabricTopics topics, ValueSerdes serdes, RateConfig rates) {
-    return RateTopology.build(topics, serdes, rates);
+  /**
+   * @param registryUrl {@code schema.registry.url} of every Avro serde (e.g. {@code mock://demo})
+   * @param streamsConfig the application's settings (naming enforcement and optimizations apply)
+   */
+  public static Topology build(
+      FabricTopics topics,
+      String registryUrl,
+      RuleSet rules,
+      RateConfig rates,
+      Properties streamsConfig) {
+    StreamsBuilder builder = new StreamsBuilder();
+    DetectorInputs inputs =
+        new DetectorInputs(builder, topics, DetectorSerdes.forRegistry(registryUrl));
+    for (DetectorModule module : MODULES) {
+      module.addTo(inputs, rules);
+    }
+    Topology topology = builder.build(streamsConfig);
+    return RateTopology.addTo(topology, topics, ValueSerdes.registry(registryUrl), rates);
+  }
+
+  /** The alert kinds the running detectors can raise (the demo checks only these). */
+  public static Set<AlertKind> detectedKinds() {
+    Set<AlertKind> kinds = EnumSet.noneOf(AlertKind.class);
+    MODULES.forEach(m -> kinds.addAll(m.kinds()));
+    return kinds;
   }
 }

@@ -20,43 +20,81 @@ import picocli.CommandLine.Option;
     })
 public final class DemoCommand implements Callable<Integer> {
 
-  @Option(names = "--duration", converter = DurationConverter.class, description = "Run this long (e.g. 60s, 10m), then print the summary. Default: until Ctrl-C.")
+  @Option(
+      names = "--duration",
+      converter = DurationConverter.class,
+      description = "Run this long (e.g. 60s, 10m), then print the summary. Default: until Ctrl-C.")
   Duration duration;
 
-  @Option(names = "--nodes", defaultValue = "16", description = "Simulated nodes, 8 HCAs each (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--nodes",
+      defaultValue = "16",
+      description = "Simulated nodes, 8 HCAs each (default ${DEFAULT-VALUE}).")
   int nodes;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Seed of the simulation (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "Seed of the simulation (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--speed", defaultValue = "10", description = "Simulated seconds per real second (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--speed",
+      defaultValue = "10",
+      description = "Simulated seconds per real second (default ${DEFAULT-VALUE}).")
   double speed;
 
-  @Option(names = "--cluster", defaultValue = "demo", description = "Cluster name (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--cluster",
+      defaultValue = "demo",
+      description = "Cluster name (default ${DEFAULT-VALUE}).")
   String cluster;
 
-  @Option(names = "--data-dir", description = "Where Kafka, Streams and QuestDB keep state. Default: a temporary directory, removed at exit.")
+  @Option(
+      names = "--data-dir",
+      description =
+          "Where Kafka, Streams and QuestDB keep state. Default: a temporary directory, removed at exit.")
   Path dataDir;
 
-  @Option(names = "--influx-url", description = "Write to this InfluxDB 2.x/3.x instead of the embedded QuestDB (token from INFLUX_TOKEN).")
+  @Option(
+      names = "--influx-url",
+      description =
+          "Write to this InfluxDB 2.x/3.x instead of the embedded QuestDB (token from INFLUX_TOKEN).")
   String influxUrl;
 
-  @Option(names = "--influx-org", defaultValue = "fabricpulse", description = "InfluxDB organisation (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--influx-org",
+      defaultValue = "fabricpulse",
+      description = "InfluxDB organisation (default ${DEFAULT-VALUE}).")
   String influxOrg;
 
-  @Option(names = "--influx-bucket", defaultValue = "fabricpulse", description = "InfluxDB bucket (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--influx-bucket",
+      defaultValue = "fabricpulse",
+      description = "InfluxDB bucket (default ${DEFAULT-VALUE}).")
   String influxBucket;
 
   @Override
   public Integer call() throws Exception {
     if (nodes < 1) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--nodes must be at least 1");
+      throw new picocli.CommandLine.ParameterException(
+          new picocli.CommandLine(this), "--nodes must be at least 1");
     }
     if (!(speed > 0) || speed > 1000) {
-      throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this), "--speed must be in (0, 1000]");
+      throw new picocli.CommandLine.ParameterException(
+          new picocli.CommandLine(this), "--speed must be in (0, 1000]");
     }
     Demo.Settings settings =
-        new Demo.Settings(cluster, nodes, seed, speed, duration, dataDir, influxUrl, influxOrg, influxBucket,
+        new Demo.Settings(
+            cluster,
+            nodes,
+            seed,
+            speed,
+            duration,
+            dataDir,
+            influxUrl,
+            influxOrg,
+            influxBucket,
             System.getenv("INFLUX_TOKEN"));
     return new Demo(settings, System.out).run();
   }

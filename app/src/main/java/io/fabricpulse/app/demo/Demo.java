@@ -47,8 +47,12 @@ public final class Demo {
       String influxToken) {}
 
   private static final Duration REPORT_EVERY = Duration.ofSeconds(2);
-  /** Faults are scheduled into the first part of the run so their alerts can fire before the end. */
+
+  /**
+   * Faults are scheduled into the first part of the run so their alerts can fire before the end.
+   */
   private static final double FAULT_SHARE = 0.7;
+
   private static final Duration DEFAULT_FAULT_WINDOW = Duration.ofMinutes(10);
 
   private final Settings settings;
@@ -76,12 +80,15 @@ public final class Demo {
                 settings.influxUrl(),
                 settings.influxOrg(),
                 settings.influxBucket(),
-                settings.influxToken() == null ? new char[0] : settings.influxToken().toCharArray());
+                settings.influxToken() == null
+                    ? new char[0]
+                    : settings.influxToken().toCharArray());
     String registry = "mock://fabricpulse-demo";
     int exit;
     try (EmbeddedPipeline pipeline =
         EmbeddedPipeline.start(
-            new EmbeddedPipeline.Options(dataDir, registry, 3, influx), line -> out.println("  " + line))) {
+            new EmbeddedPipeline.Options(dataDir, registry, 3, influx, null),
+            line -> out.println("  " + line))) {
       exit = runFleet(pipeline, startedAt);
     } finally {
       try {
@@ -104,14 +111,17 @@ public final class Demo {
     Instant simStart = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     FabricSimulator simulator =
         new FabricSimulator(
-            SimulatorConfig.infiniband(settings.cluster(), settings.nodes(), settings.seed(), simStart));
+            SimulatorConfig.infiniband(
+                settings.cluster(), settings.nodes(), settings.seed(), simStart));
     Duration faultWindow =
         simulatedSpan == null
             ? DEFAULT_FAULT_WINDOW
             : Duration.ofMillis((long) (simulatedSpan.toMillis() * FAULT_SHARE));
     List<InjectedFault> faults =
         DemoFaults.schedulePortFaults(simulator, simStart.plusSeconds(5), faultWindow);
-    out.printf("  faults    %d scheduled in the first %s of simulated time:%n", faults.size(), human(faultWindow));
+    out.printf(
+        "  faults    %d scheduled in the first %s of simulated time:%n",
+        faults.size(), human(faultWindow));
     faults.stream()
         .sorted(Comparator.comparing(InjectedFault::start))
         .forEach(
@@ -126,7 +136,7 @@ public final class Demo {
 
     DemoWatcher watcher =
         new DemoWatcher(
-            pipeline.consumerConfig("fabricpulse-demo-console"),
+            pipeline.consumerConfig(PipelineDrain.CONSOLE_GROUP),
             pipeline.topics().rates().name(),
             pipeline.topics().alerts().name(),
             alert -> out.println(AlertLine.format(alert)));
@@ -137,15 +147,19 @@ public final class Demo {
     long tickNanos = (long) (1e9 / settings.speed());
     long wallStart = System.nanoTime();
     long nextReport = wallStart + REPORT_EVERY.toNanos();
-    long end = settings.duration() == null ? Long.MAX_VALUE : wallStart + settings.duration().toNanos();
+    long end =
+        settings.duration() == null ? Long.MAX_VALUE : wallStart + settings.duration().toNanos();
     Instant simNow = simStart;
     long lastPublished = 0;
     long lastRates = 0;
     long lastReportAt = wallStart;
     try (SimulatedFleet fleet =
-        new SimulatedFleet(simulator, pipeline.producerConfig(), pipeline.topics().portCounters().name())) {
+        new SimulatedFleet(
+            simulator, pipeline.producerConfig(), pipeline.topics().portCounters().name())) {
       long tick = 0;
-      while (stop.getCount() > 0 && System.nanoTime() < end && pipeline.streams().failure() == null) {
+      while (stop.getCount() > 0
+          && System.nanoTime() < end
+          && pipeline.streams().failure() == null) {
         fleet.collect(simNow);
         tick++;
         simNow = simStart.plusSeconds(tick);
@@ -155,7 +169,9 @@ public final class Demo {
           long rates = watcher.rates();
           out.println(
               status(
-                  now - wallStart, simNow, simStart,
+                  now - wallStart,
+                  simNow,
+                  simStart,
                   (fleet.published() - lastPublished) / secs,
                   (rates - lastRates) / secs,
                   pipeline.sink().metrics().pointsWritten(),
@@ -176,9 +192,11 @@ public final class Demo {
         }
       }
       fleet.flush();
-      out.printf("%nstopping after %s of simulated time; waiting for the pipeline to drain...%n",
+      out.printf(
+          "%nstopping after %s of simulated time; waiting for the pipeline to drain...%n",
           human(Duration.between(simStart, simNow)));
-      PipelineDrain.await(pipeline, Duration.ofSeconds(60));
+      List<String> behind = PipelineDrain.await(pipeline, watcher, Duration.ofSeconds(60));
+      behind.forEach(b -> out.println("  still behind: " + b));
       return summarize(pipeline, fleet, watcher, faults);
     } finally {
       watcher.close();
@@ -186,16 +204,23 @@ public final class Demo {
     }
   }
 
-  private int summarize(EmbeddedPipeline pipeline, SimulatedFleet fleet, DemoWatcher watcher, List<InjectedFault> faults) {
+  private int summarize(
+      EmbeddedPipeline pipeline,
+      SimulatedFleet fleet,
+      DemoWatcher watcher,
+      List<InjectedFault> faults) {
     long stored = storedRows(pipeline.questDb());
     List<Alert> alerts = watcher.alerts();
     Set<AlertKind> detectable = FabricTopology.detectedKinds();
     DetectionReport report = DetectionReport.compare(faults, alerts, detectable);
     out.println();
     out.println("summary");
-    out.printf("  raw records published   %,d (malformed %d, dropped %d)%n", fleet.published(), fleet.malformed(), fleet.dropped());
+    out.printf(
+        "  raw records published   %,d (malformed %d, dropped %d)%n",
+        fleet.published(), fleet.malformed(), fleet.dropped());
     out.printf("  rates records derived   %,d%n", watcher.rates());
-    out.printf("  points written to store %,d (write failures %d)%n",
+    out.printf(
+        "  points written to store %,d (write failures %d)%n",
         pipeline.sink().metrics().pointsWritten(), pipeline.sink().metrics().writeFailures());
     if (stored >= 0) {
       out.printf("  rows read back          %,d from %s%n", stored, InfluxSchema.PORT_RATES);
@@ -205,8 +230,11 @@ public final class Demo {
     report.missed().forEach(l -> out.println("  MISSED     " + l));
     report.unexpected().forEach(l -> out.println("  UNEXPECTED " + l));
     report.notCovered().forEach(l -> out.println("  no detector yet: " + l));
-    boolean flowed = fleet.published() > 0 && watcher.rates() > 0 && pipeline.sink().metrics().pointsWritten() > 0
-        && (stored != 0);
+    boolean flowed =
+        fleet.published() > 0
+            && watcher.rates() > 0
+            && pipeline.sink().metrics().pointsWritten() > 0
+            && (stored != 0);
     if (!flowed) {
       out.println("FAILED: data did not flow through every stage");
       return 1;
@@ -232,13 +260,23 @@ public final class Demo {
     return Long.parseLong(result.rows().get(0).get("c"));
   }
 
-  private static String status(long wallNanos, Instant simNow, Instant simStart, double recordsPerSecond,
-      double ratesPerSecond, long points, int alerts) {
+  private static String status(
+      long wallNanos,
+      Instant simNow,
+      Instant simStart,
+      double recordsPerSecond,
+      double ratesPerSecond,
+      long points,
+      int alerts) {
     return String.format(
         Locale.ROOT,
         "[%s sim +%s] raw %,8.0f rec/s   rates %,8.0f rec/s   points stored %,10d   alerts %d",
-        clock(Duration.ofNanos(wallNanos)), human(Duration.between(simStart, simNow)),
-        recordsPerSecond, ratesPerSecond, points, alerts);
+        clock(Duration.ofNanos(wallNanos)),
+        human(Duration.between(simStart, simNow)),
+        recordsPerSecond,
+        ratesPerSecond,
+        points,
+        alerts);
   }
 
   static String clock(Duration d) {

@@ -45,7 +45,9 @@ final class DemoWatcher implements Runnable, AutoCloseable {
   private final List<Alert> alerts = new CopyOnWriteArrayList<>();
 
   DemoWatcher(Properties config, String ratesTopic, String alertsTopic, Consumer<Alert> onAlert) {
-    Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, config.get(AvroSerdeConfig.SCHEMA_REGISTRY_URL));
+    Map<String, Object> serde =
+        Map.of(
+            AvroSerdeConfig.SCHEMA_REGISTRY_URL, config.get(AvroSerdeConfig.SCHEMA_REGISTRY_URL));
     ratesDecoder.configure(serde, false);
     alertDecoder.configure(serde, false);
     Properties kafka = new Properties();
@@ -55,7 +57,9 @@ final class DemoWatcher implements Runnable, AutoCloseable {
             kafka.put(k, v);
           }
         });
-    this.consumer = new KafkaConsumer<>(kafka, new StringDeserializer(), new ByteArrayDeserializer());
+    kafka.put("auto.commit.interval.ms", "200");
+    this.consumer =
+        new KafkaConsumer<>(kafka, new StringDeserializer(), new ByteArrayDeserializer());
     this.ratesTopic = ratesTopic;
     this.alertsTopic = alertsTopic;
     this.onAlert = onAlert;
@@ -113,7 +117,9 @@ final class DemoWatcher implements Runnable, AutoCloseable {
 
   List<PortLoad> busiest(int n) {
     return loads.values().stream()
-        .sorted(Comparator.comparingDouble((PortLoad p) -> p.txBytesPerSecond() + p.rxBytesPerSecond()).reversed())
+        .sorted(
+            Comparator.comparingDouble((PortLoad p) -> p.txBytesPerSecond() + p.rxBytesPerSecond())
+                .reversed())
         .limit(n)
         .toList();
   }

@@ -11,13 +11,16 @@ import java.util.Set;
 
 /**
  * Compares the alerts the pipeline fired with the faults the simulator injected: every fault whose
- * alert kind has a running detector must have produced exactly one FIRING alert of that kind on
- * its node, and nothing else may have fired (clears and reboots included).
+ * alert kind has a running detector must have produced exactly one FIRING alert of that kind on its
+ * node, and nothing else may have fired (clears and reboots included).
  */
-record DetectionReport(List<String> detected, List<String> missed, List<String> unexpected, List<String> notCovered) {
+record DetectionReport(
+    List<String> detected, List<String> missed, List<String> unexpected, List<String> notCovered) {
 
-  static DetectionReport compare(List<InjectedFault> faults, List<Alert> alerts, Set<AlertKind> detectable) {
-    List<Alert> firing = new ArrayList<>(alerts.stream().filter(a -> a.getState() == AlertState.FIRING).toList());
+  static DetectionReport compare(
+      List<InjectedFault> faults, List<Alert> alerts, Set<AlertKind> detectable) {
+    List<Alert> firing =
+        new ArrayList<>(alerts.stream().filter(a -> a.getState() == AlertState.FIRING).toList());
     List<String> detected = new ArrayList<>();
     List<String> missed = new ArrayList<>();
     List<String> notCovered = new ArrayList<>();

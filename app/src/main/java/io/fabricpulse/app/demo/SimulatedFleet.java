@@ -1,12 +1,12 @@
 package io.fabricpulse.app.demo;
 
+import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.publish.RecordPublisher;
 import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
-import io.fabricpulse.avro.PortCounters;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;

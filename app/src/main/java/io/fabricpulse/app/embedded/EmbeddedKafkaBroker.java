@@ -85,6 +85,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     p.put("group.initial.rebalance.delay.ms", "0");
     p.put("log.segment.bytes", Integer.toString(64 * 1024 * 1024));
     p.put("log.retention.check.interval.ms", "60000");
+    // The demo runs a simulated clock ahead of the wall clock; accept its future timestamps.
+    p.put("log.message.timestamp.after.max.ms", Long.toString(Long.MAX_VALUE));
     return p;
   }
 

@@ -9,8 +9,9 @@ import io.fabricpulse.sinks.influx.InfluxSinkConfig;
 import io.fabricpulse.sinks.questdb.EmbeddedQuestDb;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.StreamsSettings;
-import io.fabricpulse.streams.ValueSerdes;
 import io.fabricpulse.streams.rates.RateConfig;
+import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.rules.RuleValidationException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,9 +26,9 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
- * The whole pipeline in one JVM on real parts: a KRaft broker, the in-process registry, the
- * streams application and the time-series sink writing to an embedded QuestDB (or a given
- * InfluxDB). Used by {@code demo} and by the end-to-end tests, so both run exactly the same wiring.
+ * The whole pipeline in one JVM on real parts: a KRaft broker, the in-process registry, the streams
+ * application and the time-series sink writing to an embedded QuestDB (or a given InfluxDB). Used
+ * by {@code demo} and by the end-to-end tests, so both run exactly the same wiring.
  */
 public final class EmbeddedPipeline implements AutoCloseable {
 
@@ -40,10 +41,10 @@ public final class EmbeddedPipeline implements AutoCloseable {
   }
 
   /**
-   * @param influx null for the embedded QuestDB
+   * @param rulesDir null for the bundled alert-rules/
    */
   public record Options(
-      Path dataDir, String registryUrl, int partitions, InfluxTarget influx) {}
+      Path dataDir, String registryUrl, int partitions, InfluxTarget influx, Path rulesDir) {}
 
   private final Options options;
   private final FabricTopics topics;
@@ -97,7 +98,8 @@ public final class EmbeddedPipeline implements AutoCloseable {
     } else {
       InfluxTarget t = options.influx();
       sinkConfig = InfluxSinkConfig.of(t.url(), t.org(), t.bucket(), t.token());
-      progress.accept("store     InfluxDB " + t.url() + " org " + t.org() + " bucket " + t.bucket());
+      progress.accept(
+          "store     InfluxDB " + t.url() + " org " + t.org() + " bucket " + t.bucket());
     }
 
     long t2 = System.nanoTime();
@@ -109,13 +111,21 @@ public final class EmbeddedPipeline implements AutoCloseable {
             StreamsSettings.Guarantee.EXACTLY_ONCE_V2);
     settings.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
     settings.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+    RuleSet rules;
+    try {
+      rules = BundledRules.load(options.rulesDir(), options.dataDir());
+    } catch (RuleValidationException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
     streams =
         new StreamsRunner(
                 FabricTopology.build(
-                    topics, ValueSerdes.registry(options.registryUrl()), RateConfig.defaults()),
+                    topics, options.registryUrl(), rules, RateConfig.defaults(), settings),
                 settings)
             .start(Duration.ofSeconds(60));
-    progress.accept(String.format("streams   %s RUNNING in %.1f s", FabricTopology.APPLICATION_ID, seconds(t2)));
+    progress.accept(
+        String.format(
+            "streams   %s RUNNING in %.1f s", FabricTopology.APPLICATION_ID, seconds(t2)));
 
     Map<String, Object> consumer = new HashMap<>();
     consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());

@@ -52,7 +52,15 @@ public final class RateTopology {
 
   /** Builds the rate topology; the same call serves production, replay and tests. */
   public static Topology build(FabricTopics topics, ValueSerdes serdes, RateConfig config) {
-    Topology topology = new Topology();
+    return addTo(new Topology(), topics, serdes, config);
+  }
+
+  /**
+   * Adds the rate stage to {@code topology}, e.g. one built from the detectors' StreamsBuilder, so
+   * the whole pipeline runs as one application.
+   */
+  public static Topology addTo(
+      Topology topology, FabricTopics topics, ValueSerdes serdes, RateConfig config) {
     List<String> sources = new ArrayList<>();
     if (config.sources().contains(RateSource.PORT)) {
       addSource(topology, SOURCE_PORT_COUNTERS, topics.portCounters().name());

@@ -9,9 +9,12 @@ import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -52,6 +55,26 @@ public final class PauseStormDetector {
 
   public static final String PORT_PROCESSOR = "pfc-port-detector";
   public static final String PROPAGATION_PROCESSOR = "pfc-pause-propagation";
+
+  /** The PFC family as the pipeline registers it. */
+  public static final DetectorModule MODULE =
+      new DetectorModule() {
+        @Override
+        public String name() {
+          return "pfc";
+        }
+
+        @Override
+        public Set<AlertKind> kinds() {
+          return EnumSet.of(
+              AlertKind.PAUSE_STORM, AlertKind.PAUSE_PROPAGATION, AlertKind.PFC_MISCONFIG);
+        }
+
+        @Override
+        public void addTo(DetectorInputs inputs, RuleSet rules) {
+          PauseStormDetector.addTo(inputs, rules);
+        }
+      };
 
   private PauseStormDetector() {}
 

@@ -1,0 +1,131 @@
+package io.fabricpulse.app.demo;
+
+import io.fabricpulse.app.run.EmbeddedPipeline;
+import io.fabricpulse.schemas.topics.TopicSpec;
+import io.fabricpulse.sinks.influx.InfluxSink;
+import io.fabricpulse.streams.FabricTopology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Waits until every consumer of the pipeline has committed everything that was produced: the
+ * streams application on the raw and internal topics, then the sink and the console on the derived
+ * topics. Polls the committed offsets with a deadline; returns the groups still behind.
+ */
+final class PipelineDrain {
+  static final String CONSOLE_GROUP = "fabricpulse-demo-console";
+
+  private PipelineDrain() {}
+
+  /**
+   * The sink commits only past closed 10 s buckets, so its committed offsets trail on purpose; it
+   * is drained when it has consumed as many derived records as the console has.
+   */
+  static List<String> await(EmbeddedPipeline pipeline, DemoWatcher watcher, Duration timeout)
+      throws InterruptedException {
+    List<String> behind = awaitGroups(pipeline, timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    InfluxSink sink = pipeline.sink();
+    while (sink.metrics().recordsConsumed() < watcher.rates() + watcher.alerts().size()
+        || sink.pendingPoints() > 0) {
+      if (System.nanoTime() > deadline) {
+        List<String> all = new ArrayList<>(behind);
+        all.add(
+            "sink ("
+                + sink.metrics().recordsConsumed()
+                + " of "
+                + (watcher.rates() + watcher.alerts().size())
+                + " records)");
+        return all;
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+    return behind;
+  }
+
+  private static List<String> awaitGroups(EmbeddedPipeline pipeline, Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<String> behind = List.of();
+    try (Admin admin = Admin.create(pipeline.adminConfig())) {
+      Set<String> all = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      List<String> streamsInputs =
+          new ArrayList<>(pipeline.topics().raw().stream().map(TopicSpec::name).toList());
+      streamsInputs.add(pipeline.topics().rates().name());
+      all.stream()
+          .filter(t -> t.startsWith(FabricTopology.APPLICATION_ID) && t.endsWith("-repartition"))
+          .forEach(streamsInputs::add);
+      List<String> derived =
+          List.of(pipeline.topics().rates().name(), pipeline.topics().alerts().name());
+      Map<String, List<String>> groups = new HashMap<>();
+      groups.put(FabricTopology.APPLICATION_ID, streamsInputs);
+      groups.put(CONSOLE_GROUP, derived);
+      while (true) {
+        behind = new ArrayList<>();
+        for (Map.Entry<String, List<String>> g : groups.entrySet()) {
+          long lag = lag(admin, g.getKey(), g.getValue());
+          if (lag > 0) {
+            behind.add(g.getKey() + " (" + lag + " records)");
+          }
+        }
+        if (behind.isEmpty() || System.nanoTime() > deadline) {
+          return behind;
+        }
+        TimeUnit.MILLISECONDS.sleep(250);
+      }
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      return List.of("cannot read offsets: " + e.getMessage());
+    }
+  }
+
+  private static long lag(Admin admin, String group, List<String> topics)
+      throws java.util.concurrent.ExecutionException,
+          InterruptedException,
+          java.util.concurrent.TimeoutException {
+    Map<String, TopicDescription> described =
+        admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS);
+    Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+    described
+        .values()
+        .forEach(
+            d ->
+                d.partitions()
+                    .forEach(
+                        p ->
+                            request.put(
+                                new TopicPartition(d.name(), p.partition()), OffsetSpec.latest())));
+    Map<TopicPartition, Long> ends =
+        admin
+            .listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+            .all()
+            .get(30, TimeUnit.SECONDS)
+            .entrySet()
+            .stream()
+            .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+    Map<TopicPartition, OffsetAndMetadata> committed =
+        admin
+            .listConsumerGroupOffsets(group)
+            .partitionsToOffsetAndMetadata()
+            .get(30, TimeUnit.SECONDS);
+    long lag = 0;
+    for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+      OffsetAndMetadata c = committed.get(end.getKey());
+      long position = c == null ? 0 : c.offset();
+      lag += Math.max(0, end.getValue() - position);
+    }
+    return lag;
+  }
+}
