@@ -9,7 +9,11 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = FabricPulse.Version.class,
     description = "Event-driven telemetry for InfiniBand and RoCEv2 fabrics of GPU/HPC clusters.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      io.fabricpulse.app.cli.CollectCommand.class,
+      io.fabricpulse.app.cli.ParseCommand.class
+    })
 public final class FabricPulse implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
