@@ -111,7 +111,12 @@ public final class Demo {
         settings.duration() == null
             ? null
             : Duration.ofMillis((long) (settings.duration().toMillis() * settings.speed()));
-    Instant simStart = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    // Simulated time runs faster than the wall clock; it starts in the past so that the records'
+    // event times stay behind "now" (brokers and stores distrust future timestamps).
+    Instant simStart =
+        Instant.now()
+            .minus(simulatedSpan == null ? Duration.ofHours(24) : simulatedSpan.plusMinutes(5))
+            .truncatedTo(ChronoUnit.SECONDS);
     FabricSimulator simulator =
         new FabricSimulator(
             SimulatorConfig.infiniband(
