@@ -5,18 +5,18 @@ import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.nccl.NcclLineParser;
+import io.fabricpulse.collectors.nccl.NcclLineSource;
 import io.fabricpulse.collectors.nccl.NcclLogLine;
-import io.fabricpulse.collectors.nccl.NcclLogTailer;
 import java.time.Duration;
 import java.time.Instant;
 import org.apache.avro.specific.SpecificRecord;
 
 /** NcclLog records from the NCCL log lines written since the last cycle. */
 public final class NcclTask extends SourceTask {
-  private final NcclLogTailer tailer;
+  private final NcclLineSource tailer;
   private final NcclLineParser parser = new NcclLineParser();
 
-  public NcclTask(NodeIdentity identity, Duration interval, NcclLogTailer tailer) {
+  public NcclTask(NodeIdentity identity, Duration interval, NcclLineSource tailer) {
     super(SourceKind.NCCL, identity, interval);
     this.tailer = tailer;
   }

@@ -3,7 +3,7 @@ package io.fabricpulse.collectors.agent;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.opensm.OpenSmLogParser;
-import io.fabricpulse.collectors.opensm.OpenSmLogTailer;
+import io.fabricpulse.collectors.opensm.OpenSmLogSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -11,7 +11,7 @@ import org.apache.avro.specific.SpecificRecord;
 
 /** SmSweep events from the OpenSM log lines written since the last cycle. */
 public final class OpenSmLogTask extends SourceTask {
-  private final OpenSmLogTailer tailer;
+  private final OpenSmLogSource tailer;
   private final OpenSmLogParser parser;
   private final String sourceName;
   private long linesRead;
@@ -19,7 +19,7 @@ public final class OpenSmLogTask extends SourceTask {
   public OpenSmLogTask(
       NodeIdentity identity,
       Duration interval,
-      OpenSmLogTailer tailer,
+      OpenSmLogSource tailer,
       OpenSmLogParser parser,
       String sourceName) {
     super(SourceKind.OPENSM, identity, interval);
@@ -38,6 +38,8 @@ public final class OpenSmLogTask extends SourceTask {
 
   @Override
   public void close() throws Exception {
-    tailer.close();
+    if (tailer instanceof AutoCloseable closeable) {
+      closeable.close();
+    }
   }
 }

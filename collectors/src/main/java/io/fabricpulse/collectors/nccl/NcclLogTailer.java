@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * is read again from its start. A line without its newline yet is left for the next poll. The job
  * id is group 1 of a configurable regex found in the path (e.g. {@code slurm-(\d+)\.out}), or null.
  */
-public final class NcclLogTailer {
+public final class NcclLogTailer implements NcclLineSource {
   private static final Logger log = LoggerFactory.getLogger(NcclLogTailer.class);
 
   /** Bytes read per file per poll: bounds memory on a huge backlog; the rest comes next poll. */

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * {@code maxBytesPerPoll} are read per call, and a partial line longer than {@code maxLineBytes} is
  * cut and returned as is.
  */
-public final class OpenSmLogTailer implements Closeable {
+public final class OpenSmLogTailer implements OpenSmLogSource, Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(OpenSmLogTailer.class);
   static final int DEFAULT_MAX_BYTES_PER_POLL = 4 << 20;
   static final int DEFAULT_MAX_LINE_BYTES = 64 << 10;

@@ -3,7 +3,9 @@ package io.fabricpulse.collectors.sim;
 import io.fabricpulse.collectors.ethtool.EthtoolCounterMap;
 import io.fabricpulse.collectors.ethtool.EthtoolSource;
 import io.fabricpulse.collectors.kmsg.KernelLogSource;
+import io.fabricpulse.collectors.nccl.NcclLineSource;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiSource;
+import io.fabricpulse.collectors.opensm.OpenSmLogSource;
 import io.fabricpulse.collectors.opensm.SminfoSource;
 import io.fabricpulse.collectors.sysfs.InMemorySysfsTree;
 import io.fabricpulse.collectors.sysfs.SysfsTree;
@@ -41,7 +43,7 @@ public record SimulatedNodeSources(
     KernelLogSource kmsg,
     NcclLineSource nccl,
     Optional<SminfoSource> sminfo,
-    Optional<LogLineSource> openSmLog) {
+    Optional<OpenSmLogSource> openSmLog) {
 
   static SimulatedNodeSources node(FabricSimulator sim, String node) {
     LineLog<String>.Reader kmsg = sim.kernelLog(node).lines.reader();

@@ -45,7 +45,9 @@ class DemoFaultsTest {
       }
       out.put(host + "/kmsg", String.join("\n", src.kmsg().poll()));
       out.put(host + "/nccl", src.nccl().poll().toString());
-      src.openSmLog().ifPresent(log -> out.put(host + "/opensm", String.join("\n", log.poll())));
+      if (src.openSmLog().isPresent()) {
+        out.put(host + "/opensm", String.join("\n", src.openSmLog().get().poll()));
+      }
       out.put(host + "/identity", sim.identity(host).toString());
     }
     return out;

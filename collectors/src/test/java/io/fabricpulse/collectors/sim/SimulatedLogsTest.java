@@ -20,6 +20,7 @@ import io.fabricpulse.collectors.nvsmi.NvidiaSmiCsvParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiQParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiSource;
 import io.fabricpulse.collectors.opensm.OpenSmLogParser;
+import io.fabricpulse.collectors.opensm.OpenSmLogSource;
 import io.fabricpulse.collectors.opensm.SminfoParser;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +32,8 @@ import org.junit.jupiter.api.Test;
 class SimulatedLogsTest {
   static final Instant T0 = FabricSimulatorTest.T0;
 
-  static List<SmSweep> openSm(FabricSimulator sim, LogLineSource log, String host) {
+  static List<SmSweep> openSm(FabricSimulator sim, OpenSmLogSource log, String host)
+      throws java.io.IOException {
     ParseResult<SmSweep> r =
         new OpenSmLogParser(FabricSimulator.LOG_ZONE)
             .parseLines(log.poll(), 1, SampleContext.of(sim.identity(host), sim.now()), host);
@@ -127,7 +129,7 @@ class SimulatedLogsTest {
   @Test
   void smFailoverHandsOverAfterFortySeconds() throws Exception {
     FabricSimulator sim = FabricSimulatorTest.sim(1, 32);
-    LogLineSource sm02 = sim.sources("sm02").openSmLog().orElseThrow();
+    OpenSmLogSource sm02 = sim.sources("sm02").openSmLog().orElseThrow();
     openSm(sim, sm02, "sm02");
     sim.advanceTo(T0.plusSeconds(99));
     SmSweep before = sminfo(sim);

@@ -1,9 +1,8 @@
-package io.fabricpulse.collectors.sim;
+package io.fabricpulse.collectors.nccl;
 
-import io.fabricpulse.collectors.nccl.NcclLogLine;
 import java.util.List;
 
-/** The NCCL job logs of one simulated node, shaped like {@code NcclLogTailer.poll()}. */
+/** Where NCCL log lines come from: the {@link NcclLogTailer} on a node, or the fabric simulator. */
 public interface NcclLineSource {
 
   /** Lines the node's NCCL processes wrote since the previous call, with file and line number. */
