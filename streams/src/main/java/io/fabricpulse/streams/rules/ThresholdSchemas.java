@@ -66,6 +66,110 @@ public final class ThresholdSchemas {
               "rx+tx pause frames on a non-lossless priority in one sample that fire")
           .build();
 
+  /** DOMAIN.md 3.2 P6: rp_cnp_ignored "should not raise ... verify ECN enabled" [NE-ib]. */
+  public static final ThresholdSchema ECN_MISCONFIG =
+      ThresholdSchema.builder()
+          .integer(
+              "cnp_ignored",
+              1,
+              1,
+              1_000_000_000L,
+              "increase of rp_cnp_ignored in one sample that fires [NE-ib][K-mlx5cc]")
+          .duration(
+              "window",
+              "30s",
+              Duration.ofSeconds(1),
+              "ECN marks received (np_ecn_marked_roce_packets rising) with np_cnp_sent flat for"
+                  + " this long fire; longer than the 10 s hw_counters lifespan cache [K-sysfs]")
+          .build();
+
+  /** DOMAIN.md 3.2 P6 (our reading): PFC doing the congestion control ECN should do. */
+  public static final ThresholdSchema ECN_NOT_EFFECTIVE =
+      ThresholdSchema.builder()
+          .priorities(
+              "lossless_priorities",
+              List.of(3),
+              "priorities whose pause ratio is watched (the RDMA priority) [K-ethdoc]")
+          .ratio(
+              "pause_ratio",
+              0.2,
+              "pause ratio (rx or tx pause microseconds / elapsed microseconds) at or above which"
+                  + " a sample counts as paused [K-ethdoc]")
+          .ratio(
+              "storm_ratio",
+              0.8,
+              "pause ratio at or above which a sample is a pause storm (the pause_storm rule's"
+                  + " alert, not this one); such a sample breaks the run [SONIC-pfcwd]")
+          .duration(
+              "window",
+              "60s",
+              Duration.ofSeconds(1),
+              "paused in the band for this long while no ECN mark or CNP rose")
+          .build();
+
+  /** DOMAIN.md 3.2 P6: per-priority drops "must be zero" on lossless priorities [K-ethdoc]. */
+  public static final ThresholdSchema LOSSLESS_DROP =
+      ThresholdSchema.builder()
+          .priorities(
+              "lossless_priorities",
+              List.of(3),
+              "priorities whose rx_prio<N>_buf_discard / _cong_discard count [K-ethdoc]")
+          .integer(
+              "min_drops",
+              1,
+              1,
+              1_000_000_000L,
+              "dropped packets in one sample (lossless-priority discards plus rx_out_of_buffer,"
+                  + " rx_discards_phy, out_of_buffer) that fire [K-ethdoc][K-mlx5cnt]")
+          .build();
+
+  /** Operators' note 002: one 1500-byte hop throttles a 9000 fabric. */
+  public static final ThresholdSchema MTU_MISMATCH =
+      ThresholdSchema.builder()
+          .integer(
+              "fabric_mtu",
+              0,
+              0,
+              65_535,
+              "the MTU every RoCE netdev must have; 0 = the MTU a strict majority of the"
+                  + " cluster's RoCE netdevs report")
+          .integer(
+              "min_ports",
+              3,
+              1,
+              1_000_000,
+              "RoCE netdevs a cluster must report before its majority MTU is trusted")
+          .build();
+
+  /** Issue 4 detector 7: a node silent for more than 3 of its own sampling intervals. */
+  public static final ThresholdSchema COLLECTOR_SILENT =
+      ThresholdSchema.builder()
+          .number(
+              "missed_intervals",
+              3.0,
+              1.0,
+              null,
+              "a node is silent when stream time passes its last sample by more than this many"
+                  + " of its sampling intervals")
+          .duration(
+              "default_interval",
+              "1s",
+              Duration.ofMillis(1),
+              "sampling interval assumed until a node's own is learned")
+          .integer(
+              "interval_samples",
+              9,
+              1,
+              1000,
+              "a node's interval is the median of its last this many sample spacings")
+          .duration(
+              "grace",
+              "10s",
+              Duration.ZERO,
+              "added to the deadline: fabric.rates merges several producers, so one node's"
+                  + " samples can trail stream time by a few seconds without it being silent")
+          .build();
+
   private ThresholdSchemas() {}
 
   public static ThresholdSchema forDetector(Detector detector) {
@@ -73,6 +177,11 @@ public final class ThresholdSchemas {
       case PAUSE_STORM -> PAUSE_STORM;
       case PAUSE_PROPAGATION -> PAUSE_PROPAGATION;
       case PFC_MISCONFIG -> PFC_MISCONFIG;
+      case ECN_MISCONFIG -> ECN_MISCONFIG;
+      case ECN_NOT_EFFECTIVE -> ECN_NOT_EFFECTIVE;
+      case LOSSLESS_DROP -> LOSSLESS_DROP;
+      case MTU_MISMATCH -> MTU_MISMATCH;
+      case COLLECTOR_SILENT -> COLLECTOR_SILENT;
       default -> ThresholdSchema.empty();
     };
   }

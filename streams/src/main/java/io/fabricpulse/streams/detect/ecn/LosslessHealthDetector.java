@@ -1,0 +1,178 @@
+package io.fabricpulse.streams.detect.ecn;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.CounterRate;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorInputs;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.rules.Detector;
+import io.fabricpulse.streams.rules.RuleSet;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The ECN and lossless-health detectors on RoCE ports (issue 4 detector 6; DOMAIN.md 3.2 P5-P6,
+ * 2.2, 2.3): ECN_MISCONFIG, ECN_NOT_EFFECTIVE and LOSSLESS_DROP per port, MTU_MISMATCH per netdev
+ * against its cluster.
+ *
+ * <pre>
+ * source-fabric-rates -> ecn-roce-only -> ecn-keep-congestion-counters -> ecn-key-by-port
+ *   -> repartition ecn-by-port -> ecn-port-detector [ecn-tracker, ecn-port-windows]
+ * source-fabric-rates -> ecn-mtu-sampler -> repartition ecn-mtu-by-cluster
+ *   -> ecn-mtu-detector [ecn-mtu-ports, ecn-mtu-tracker]
+ * both -> ecn-alerts-merge -> fabric.alerts, fabric.alerts.active
+ * </pre>
+ *
+ * fabric.rates is keyed by the sample's subject ({@code cluster/node/netdev} for ethtool, {@code
+ * cluster/node/device/port} for sysfs, a longer one for ECN samples), so the samples of one port
+ * from different sources live in different partitions. The repartition by port (only the counters
+ * this family reads survive it) brings them into one task, so one port has one tracker and raises
+ * one alert whichever source showed the trouble. The MTU census needs every netdev of a cluster,
+ * hence the repartition by cluster, fed only first samples, changes and a refresh every 10 s.
+ */
+public final class LosslessHealthDetector {
+
+  /** Trackers of the ecn_misconfig, ecn_not_effective and lossless_drop rules (rule|subject). */
+  public static final String TRACKER_STORE = "ecn-tracker";
+
+  /** Windowed state of the ECN conditions per rule|subject ({@link EcnWindow}). */
+  public static final String WINDOW_STORE = "ecn-port-windows";
+
+  /** MTU of every RoCE netdev, key {@code cluster|node/netdev}. */
+  public static final String MTU_PORTS_STORE = "ecn-mtu-ports";
+
+  /** Trackers of the mtu_mismatch rules. */
+  public static final String MTU_TRACKER_STORE = "ecn-mtu-tracker";
+
+  /** Repartition by port (topic {@code <application.id>-ecn-by-port-repartition}). */
+  public static final String BY_PORT = "ecn-by-port";
+
+  /** Repartition by cluster (topic {@code <application.id>-ecn-mtu-by-cluster-repartition}). */
+  public static final String MTU_BY_CLUSTER = "ecn-mtu-by-cluster";
+
+  public static final String PORT_PROCESSOR = "ecn-port-detector";
+  public static final String MTU_PROCESSOR = "ecn-mtu-detector";
+
+  /** The ECN / lossless family as the pipeline registers it. */
+  public static final DetectorModule MODULE =
+      new DetectorModule() {
+        @Override
+        public String name() {
+          return "ecn";
+        }
+
+        @Override
+        public Set<AlertKind> kinds() {
+          return EnumSet.of(
+              AlertKind.ECN_MISCONFIG,
+              AlertKind.ECN_NOT_EFFECTIVE,
+              AlertKind.LOSSLESS_DROP,
+              AlertKind.MTU_MISMATCH);
+        }
+
+        @Override
+        public void addTo(DetectorInputs inputs, RuleSet rules) {
+          LosslessHealthDetector.addTo(inputs, rules);
+        }
+      };
+
+  private LosslessHealthDetector() {}
+
+  /** A topology with only this family (tests, or a dedicated detector instance). */
+  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
+    StreamsBuilder builder = new StreamsBuilder();
+    addTo(new DetectorInputs(builder, topics, serdes), rules);
+    return builder.build();
+  }
+
+  /** Adds the family's processors and stores to the inputs' builder. */
+  public static void addTo(DetectorInputs inputs, RuleSet rules) {
+    StreamsBuilder builder = inputs.builder();
+    Serde<Alert> alertSerde = inputs.serdes().alert();
+    Serde<CounterRates> ratesSerde = inputs.serdes().rates();
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(WINDOW_STORE),
+            Serdes.String(),
+            new EcnWindow.EcnWindowSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(MTU_PORTS_STORE),
+            Serdes.String(),
+            new PortMtu.PortMtuSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(MTU_TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+
+    List<PortCheck> checks = new ArrayList<>();
+    rules.enabledFor(Detector.ECN_MISCONFIG).forEach(r -> checks.add(new EcnMisconfigCheck(r)));
+    rules
+        .enabledFor(Detector.ECN_NOT_EFFECTIVE)
+        .forEach(r -> checks.add(new EcnNotEffectiveCheck(r)));
+    rules.enabledFor(Detector.LOSSLESS_DROP).forEach(r -> checks.add(new LosslessDropCheck(r)));
+    var mtuRules = rules.enabledFor(Detector.MTU_MISMATCH);
+
+    KStream<String, CounterRates> rates = inputs.rates();
+    KStream<String, Alert> portAlerts =
+        rates
+            .filter((key, r) -> r != null && RoceSample.isRoce(r), Named.as("ecn-roce-only"))
+            .mapValues(
+                LosslessHealthDetector::keepCongestionCounters,
+                Named.as("ecn-keep-congestion-counters"))
+            .filter((key, r) -> !r.getRates().isEmpty(), Named.as("ecn-with-counters"))
+            .selectKey((key, r) -> RoceSample.subjectOf(r).key(), Named.as("ecn-key-by-port"))
+            .repartition(Repartitioned.with(Serdes.String(), ratesSerde).withName(BY_PORT))
+            .process(
+                () -> new LosslessHealthProcessor(checks),
+                Named.as(PORT_PROCESSOR),
+                TRACKER_STORE,
+                WINDOW_STORE);
+    KStream<String, Alert> mtuAlerts =
+        rates
+            .process(MtuSampler::new, Named.as("ecn-mtu-sampler"))
+            .repartition(Repartitioned.with(Serdes.String(), ratesSerde).withName(MTU_BY_CLUSTER))
+            .process(
+                () -> new MtuMismatchProcessor(mtuRules),
+                Named.as(MTU_PROCESSOR),
+                MTU_PORTS_STORE,
+                MTU_TRACKER_STORE);
+    AlertSinks.addTo(
+        portAlerts.merge(mtuAlerts, Named.as("ecn-alerts-merge")),
+        "ecn",
+        inputs.topics(),
+        alertSerde);
+  }
+
+  /** The record with only the counters this family reads (less to repartition). */
+  static CounterRates keepCongestionCounters(CounterRates r) {
+    List<CounterRate> kept = new ArrayList<>();
+    for (CounterRate c : r.getRates()) {
+      if (RoceSample.relevant(c.getName())) {
+        kept.add(c);
+      }
+    }
+    return CounterRates.newBuilder(r).setRates(kept).build();
+  }
+}

@@ -1,0 +1,88 @@
+package io.fabricpulse.streams.detect.ecn;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.Lineage;
+import io.fabricpulse.streams.alerts.TrackerState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-port ECN and lossless checks over the RoCE records of fabric.rates, repartitioned by port so
+ * the ECN, PFC and port samples of one netdev meet here. One {@link AlertTracker} per rule on the
+ * shared tracker store; alerts keyed by alert_id.
+ */
+final class LosslessHealthProcessor implements Processor<String, CounterRates, String, Alert> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LosslessHealthProcessor.class);
+  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+
+  private record Checked(PortCheck check, AlertTracker tracker) {}
+
+  private final List<PortCheck> checks;
+  private final List<Checked> checked = new ArrayList<>();
+  private ProcessorContext<String, Alert> context;
+  private KeyValueStore<String, EcnWindow> windows;
+
+  LosslessHealthProcessor(List<PortCheck> checks) {
+    this.checks = List.copyOf(checks);
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Alert> context) {
+    this.context = context;
+    KeyValueStore<String, TrackerState> trackers =
+        context.getStateStore(LosslessHealthDetector.TRACKER_STORE);
+    this.windows = context.getStateStore(LosslessHealthDetector.WINDOW_STORE);
+    for (PortCheck c : checks) {
+      checked.add(new Checked(c, new AlertTracker(c.rule(), c.policy(), trackers)));
+    }
+    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, CounterRates> record) {
+    CounterRates rates = record.value();
+    if (rates == null) {
+      return;
+    }
+    Lineage lineage = Lineage.of(context);
+    try {
+      RoceSample sample = new RoceSample(rates);
+      for (Checked c : checked) {
+        c.check()
+            .evaluate(sample, windows, lineage)
+            .flatMap(c.tracker()::observe)
+            .ifPresent(a -> forward(a, record.timestamp()));
+      }
+    } catch (RuntimeException e) {
+      // one bad record must not stop detection for the whole partition
+      LOG.warn(
+          "ECN detection skipped record {}-{}@{} key {}: {}",
+          lineage.topic(),
+          lineage.partition(),
+          lineage.offset(),
+          record.key(),
+          e.toString());
+    }
+  }
+
+  private void punctuate(long streamTime) {
+    for (Checked c : checked) {
+      c.tracker().punctuate(streamTime).forEach(a -> forward(a, streamTime));
+    }
+  }
+
+  private void forward(Alert alert, long timestamp) {
+    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+}
