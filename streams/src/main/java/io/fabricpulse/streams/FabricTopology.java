@@ -6,6 +6,7 @@ import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
+import io.fabricpulse.streams.detect.link.LinkHealthDetector;
 import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
 import io.fabricpulse.streams.detect.silence.CollectorSilenceDetector;
 import io.fabricpulse.streams.rates.RateConfig;
@@ -32,6 +33,7 @@ public final class FabricTopology {
   public static final List<DetectorModule> MODULES =
       List.of(
           PauseStormDetector.MODULE,
+          LinkHealthDetector.MODULE,
           LosslessHealthDetector.MODULE,
           CollectorSilenceDetector.MODULE);
 

@@ -170,6 +170,107 @@ public final class ThresholdSchemas {
                   + " samples can trail stream time by a few seconds without it being silent")
           .build();
 
+  /** DOMAIN.md 3.3 F1/F2: 3+ link down events in 10 min [NVS-046][GPUD-flap]. */
+  public static final ThresholdSchema LINK_FLAP =
+      ThresholdSchema.builder()
+          .integer(
+              "down_events",
+              3,
+              1,
+              10_000,
+              "down events (link_downed increase, ACTIVE -> not ACTIVE, link_down_events_phy;"
+                  + " one per physical drop) within window that fire [NVS-046][GPUD-flap]")
+          .duration(
+              "window",
+              "10m",
+              Duration.ofSeconds(1),
+              "sliding event-time window of the down events [NVS-046]")
+          .build();
+
+  /** DOMAIN.md 3.3 F2/F5: down >= 4 min with link_downed unchanged [GPUD-drop][NVS-047]. */
+  public static final ThresholdSchema LINK_DOWN =
+      ThresholdSchema.builder()
+          .duration(
+              "down_for",
+              "4m",
+              Duration.ofSeconds(1),
+              "a port not ACTIVE this long (stream time) with link_downed unchanged fires"
+                  + " [GPUD-drop][NVS-047]")
+          .duration(
+              "connected_within",
+              "7d",
+              Duration.ofSeconds(1),
+              "only ports seen ACTIVE at most this long before they went down; never-connected"
+                  + " ports stay silent [SCK-alerts]")
+          .build();
+
+  /** DOMAIN.md 3.3 (our reading): speed or width below the port's established value. */
+  public static final ThresholdSchema LINK_DEGRADED =
+      ThresholdSchema.builder()
+          .integer(
+              "consecutive_samples",
+              2,
+              1,
+              1000,
+              "ACTIVE samples in a row below the established rate or width before FIRING")
+          .duration(
+              "settle_time",
+              "60s",
+              Duration.ofSeconds(0),
+              "a higher rate or width held while ACTIVE this long becomes the established value"
+                  + " (the first ACTIVE sample establishes it at once)")
+          .build();
+
+  /** DOMAIN.md 3.4 B1/B3/B4: NVSentinel's link counter thresholds [NVS-046]. */
+  public static final ThresholdSchema PHY_ERRORS =
+      ThresholdSchema.builder()
+          .number(
+              "symbol_error_per_hour",
+              120.0,
+              0.0,
+              null,
+              "symbol_error increase over the last hour above which the port fires (IBTA 1e-12"
+                  + " BER, fatal) [NVS-046]")
+          .number(
+              "symbol_error_per_second",
+              10.0,
+              0.0,
+              null,
+              "symbol_error per second above which the port fires [NVS-046]")
+          .number(
+              "link_error_recovery_per_minute",
+              5.0,
+              0.0,
+              null,
+              "link_error_recovery increase over the last minute above which it fires [NVS-046]")
+          .number(
+              "port_rcv_errors_per_second",
+              10.0,
+              0.0,
+              null,
+              "port_rcv_errors per second above which it fires [NVS-046]")
+          .number(
+              "port_xmit_discards_per_second",
+              100.0,
+              0.0,
+              null,
+              "port_xmit_discards per second above which it fires [NVS-046]")
+          .integer(
+              "excessive_buffer_overrun_errors",
+              0,
+              0,
+              1_000_000,
+              "excessive_buffer_overrun_errors increase in one sample above which it fires"
+                  + " (fatal) [NVS-046]")
+          .integer(
+              "local_link_integrity_errors",
+              0,
+              0,
+              1_000_000,
+              "local_link_integrity_errors increase in one sample above which it fires (fatal)"
+                  + " [NVS-046]")
+          .build();
+
   private ThresholdSchemas() {}
 
   public static ThresholdSchema forDetector(Detector detector) {
@@ -182,6 +283,10 @@ public final class ThresholdSchemas {
       case LOSSLESS_DROP -> LOSSLESS_DROP;
       case MTU_MISMATCH -> MTU_MISMATCH;
       case COLLECTOR_SILENT -> COLLECTOR_SILENT;
+      case LINK_FLAP -> LINK_FLAP;
+      case LINK_DOWN -> LINK_DOWN;
+      case LINK_DEGRADED -> LINK_DEGRADED;
+      case PHY_ERRORS -> PHY_ERRORS;
       default -> ThresholdSchema.empty();
     };
   }

@@ -1,0 +1,153 @@
+package io.fabricpulse.streams.detect.link;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorInputs;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.rules.Detector;
+import io.fabricpulse.streams.rules.RuleSet;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The link detectors (DOMAIN.md 3.3 and 3.4): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and PHY_ERRORS
+ * per (node, device, port) over fabric.rates.
+ *
+ * <p>fabric.rates is keyed by subject, so a port's rates and its netdev's ethtool rates (which
+ * carry link_down_events_phy on RoCE) may sit in different partitions. Both are re-keyed by node
+ * ({@code cluster/node}, as the raw topics are) so one task sees every signal of a port and counts
+ * each physical drop once. Only the counters the detectors read cross the repartition, and of the
+ * PFC rates only samples with a link_down_events_phy increase.
+ *
+ * <pre>
+ * source-fabric-rates -> link-rates-only -> link-rates-slim -> link-rates-key-by-node
+ *   -> repartition link-rates-by-node
+ *   -> link-detector [link-port-state, link-down-ports, link-netdev-ports, link-alert-tracker]
+ *   -> fabric.alerts, fabric.alerts.active
+ * </pre>
+ */
+public final class LinkHealthDetector {
+
+  /** Per-port {@link PortLinkState} (key cluster/node/device/port). */
+  public static final String PORT_STORE = "link-port-state";
+
+  /** Ports currently down that were ACTIVE before (key port, value down since), for punctuation. */
+  public static final String DOWN_PORTS_STORE = "link-down-ports";
+
+  /** RoCE: cluster/node/netdev -> its port key. */
+  public static final String NETDEV_STORE = "link-netdev-ports";
+
+  /** Trackers of every link rule (key rule|subject). */
+  public static final String TRACKER_STORE = "link-alert-tracker";
+
+  /** Repartition (internal topic {@code <application.id>-link-rates-by-node-repartition}). */
+  public static final String RATES_BY_NODE = "link-rates-by-node";
+
+  public static final String PROCESSOR = "link-detector";
+
+  /** The link family as the pipeline registers it. */
+  public static final DetectorModule MODULE =
+      new DetectorModule() {
+        @Override
+        public String name() {
+          return "link";
+        }
+
+        @Override
+        public Set<AlertKind> kinds() {
+          return EnumSet.of(
+              AlertKind.LINK_FLAP,
+              AlertKind.LINK_DOWN,
+              AlertKind.LINK_DEGRADED,
+              AlertKind.PHY_ERRORS);
+        }
+
+        @Override
+        public void addTo(DetectorInputs inputs, RuleSet rules) {
+          LinkHealthDetector.addTo(inputs, rules);
+        }
+      };
+
+  private LinkHealthDetector() {}
+
+  /** A topology with only the link detectors (tests, or a dedicated detector instance). */
+  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
+    StreamsBuilder builder = new StreamsBuilder();
+    addTo(new DetectorInputs(builder, topics, serdes), rules);
+    return builder.build();
+  }
+
+  /** Adds the link detectors to the inputs' builder; alerts go to both alert topics. */
+  public static void addTo(DetectorInputs inputs, RuleSet rules) {
+    StreamsBuilder builder = inputs.builder();
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PORT_STORE), Serdes.String(), new PortLinkStateSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(DOWN_PORTS_STORE), Serdes.String(), Serdes.Long()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(NETDEV_STORE), Serdes.String(), Serdes.String()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+
+    List<FlapCheck> flaps =
+        rules.enabledFor(Detector.LINK_FLAP).stream().map(FlapCheck::new).toList();
+    List<DownCheck> downs =
+        rules.enabledFor(Detector.LINK_DOWN).stream().map(DownCheck::new).toList();
+    List<DegradedCheck> degraded =
+        rules.enabledFor(Detector.LINK_DEGRADED).stream().map(DegradedCheck::new).toList();
+    List<PhyErrorsCheck> phy =
+        rules.enabledFor(Detector.PHY_ERRORS).stream().map(PhyErrorsCheck::new).toList();
+
+    KStream<String, Alert> alerts =
+        inputs
+            .rates()
+            .filter((key, r) -> isLinkInput(r), Named.as("link-rates-only"))
+            .processValues(LinkRatesSlimmer::new, Named.as("link-rates-slim"))
+            .selectKey(
+                (key, r) -> r.getCluster() + "/" + r.getNode(), Named.as("link-rates-key-by-node"))
+            .repartition(
+                Repartitioned.with(Serdes.String(), inputs.serdes().rates())
+                    .withName(RATES_BY_NODE))
+            .process(
+                () -> new LinkHealthProcessor(flaps, downs, degraded, phy),
+                Named.as(PROCESSOR),
+                PORT_STORE,
+                DOWN_PORTS_STORE,
+                NETDEV_STORE,
+                TRACKER_STORE);
+    AlertSinks.addTo(alerts, "link", inputs.topics(), inputs.serdes().alert());
+  }
+
+  /** Port samples, and ethtool samples of a netdev whose link_down_events_phy increased. */
+  static boolean isLinkInput(CounterRates r) {
+    if (r == null) {
+      return false;
+    }
+    if (r.getSource() == RateSource.PORT) {
+      return r.getDevice() != null;
+    }
+    return r.getSource() == RateSource.PFC
+        && r.getNetdev() != null
+        && new LinkSample(r).increase(LinkSample.LINK_DOWN_EVENTS_PHY) > 0;
+  }
+}

@@ -1,0 +1,267 @@
+package io.fabricpulse.streams.detect.link;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.Lineage;
+import io.fabricpulse.streams.alerts.Observation;
+import io.fabricpulse.streams.alerts.TrackerState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-port link detection over the port rates of one node partition (and, for RoCE ports, the
+ * link_down_events_phy increases of their netdevs): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and
+ * PHY_ERRORS, each rule with an {@link AlertTracker} on the shared tracker store. LINK_DOWN is also
+ * judged at every stream-time punctuation, so a port that stays down fires without further samples.
+ */
+final class LinkHealthProcessor implements Processor<String, CounterRates, String, Alert> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LinkHealthProcessor.class);
+  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+
+  private final List<FlapCheck> flapChecks;
+  private final List<DownCheck> downChecks;
+  private final List<DegradedCheck> degradedChecks;
+  private final List<PhyErrorsCheck> phyChecks;
+  private final long flapWindowMs;
+  private final long settleMs;
+
+  private ProcessorContext<String, Alert> context;
+  private KeyValueStore<String, PortLinkState> ports;
+  private KeyValueStore<String, Long> downPorts;
+  private KeyValueStore<String, String> netdevPorts;
+  private final List<AlertTracker> flapTrackers = new ArrayList<>();
+  private final List<AlertTracker> downTrackers = new ArrayList<>();
+  private final List<AlertTracker> degradedTrackers = new ArrayList<>();
+  private final List<AlertTracker> phyTrackers = new ArrayList<>();
+
+  LinkHealthProcessor(
+      List<FlapCheck> flapChecks,
+      List<DownCheck> downChecks,
+      List<DegradedCheck> degradedChecks,
+      List<PhyErrorsCheck> phyChecks) {
+    this.flapChecks = flapChecks;
+    this.downChecks = downChecks;
+    this.degradedChecks = degradedChecks;
+    this.phyChecks = phyChecks;
+    this.flapWindowMs = flapChecks.stream().mapToLong(FlapCheck::windowMs).max().orElse(0);
+    // one established value per port: the shortest settle time of the link_degraded rules
+    this.settleMs = degradedChecks.stream().mapToLong(DegradedCheck::settleMs).min().orElse(60_000);
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Alert> context) {
+    this.context = context;
+    ports = context.getStateStore(LinkHealthDetector.PORT_STORE);
+    downPorts = context.getStateStore(LinkHealthDetector.DOWN_PORTS_STORE);
+    netdevPorts = context.getStateStore(LinkHealthDetector.NETDEV_STORE);
+    KeyValueStore<String, TrackerState> trackers =
+        context.getStateStore(LinkHealthDetector.TRACKER_STORE);
+    flapChecks.forEach(c -> flapTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
+    downChecks.forEach(c -> downTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
+    degradedChecks.forEach(
+        c -> degradedTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
+    phyChecks.forEach(c -> phyTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
+    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, CounterRates> record) {
+    CounterRates rates = record.value();
+    if (rates == null) {
+      return;
+    }
+    Lineage lineage = lineageOf(record.headers());
+    try {
+      if (rates.getSource() == RateSource.PORT) {
+        onPortSample(new LinkSample(rates), lineage, record.timestamp());
+      } else if (rates.getSource() == RateSource.PFC) {
+        onNetdevSample(new LinkSample(rates), lineage, record.timestamp());
+      }
+    } catch (RuntimeException e) {
+      // one bad record must not stop detection for the whole partition
+      LOG.warn(
+          "link detection skipped record {}-{}@{} key {}: {}",
+          lineage.topic(),
+          lineage.partition(),
+          lineage.offset(),
+          record.key(),
+          e.toString());
+    }
+  }
+
+  private void onPortSample(LinkSample s, Lineage lineage, long timestamp) {
+    CounterRates r = s.rates();
+    String key = s.portKey();
+    PortLinkState st = Optional.ofNullable(ports.get(key)).orElseGet(PortLinkState::new);
+    long now = s.time();
+    if (st.lastSampleAt != PortLinkState.NEVER && now <= st.lastSampleAt) {
+      return; // the rate stage already drops older samples; never learn from one twice
+    }
+    boolean sameBoot = r.getBootId().equals(st.bootId);
+    // a reboot or the first sample of a port is never a transition
+    long transitions = sameBoot && st.active() && !s.active() ? 1 : 0;
+    long downed = s.increase(LinkSample.LINK_DOWNED);
+    PortLinkState.addEvents(st.transitions, now, transitions);
+    PortLinkState.addEvents(st.linkDowned, now, downed);
+    st.pruneEvents(now, flapWindowMs);
+    boolean newDownEvent = transitions + downed > 0;
+
+    st.cluster = r.getCluster();
+    st.node = r.getNode();
+    st.device = r.getDevice();
+    st.port = r.getPort() == null ? 0 : r.getPort();
+    st.netdev = r.getNetdev();
+    st.bootId = r.getBootId();
+    st.state = r.getState();
+    st.lastSampleAt = now;
+    boolean downRestarted = updateDownPeriod(st, key, s.active(), downed, now);
+    if (st.netdev != null) {
+      netdevPorts.put(s.netdevKey(), key);
+    }
+    st.symbolErrors.add(now, s.increase("symbol_error"));
+    st.linkErrorRecovery.add(now, s.increase("link_error_recovery"));
+
+    evaluateFlaps(st, now, newDownEvent, lineage, timestamp);
+    for (int i = 0; i < downChecks.size(); i++) {
+      AlertTracker tracker = downTrackers.get(i);
+      String subject = LinkSubjects.of(st).key();
+      if (downRestarted && tracker.firing(subject).isEmpty()) {
+        // link_downed moved while down: the link trained and dropped again, a new drop
+        tracker.observe(Observation.clean(LinkSubjects.of(st), now, lineage));
+      }
+      observe(tracker, downChecks.get(i).evaluate(st, now, lineage), timestamp);
+    }
+    for (int i = 0; i < degradedChecks.size(); i++) {
+      observe(degradedTrackers.get(i), degradedChecks.get(i).evaluate(st, s, lineage), timestamp);
+    }
+    for (int i = 0; i < phyChecks.size(); i++) {
+      observe(phyTrackers.get(i), phyChecks.get(i).evaluate(st, s, lineage), timestamp);
+    }
+    if (s.active()) {
+      st.speed.observe(r.getRateGbps() == null ? 0 : r.getRateGbps(), now, settleMs);
+      st.lanes.observe(s.lanes(), now, settleMs);
+    }
+    ports.put(key, st);
+  }
+
+  /**
+   * Tracks the current down period. Returns true when link_downed increased during a down period
+   * that had already started: the clock of "down with link_downed unchanged" restarts.
+   */
+  private boolean updateDownPeriod(
+      PortLinkState st, String key, boolean active, long downed, long now) {
+    if (active) {
+      st.downSince = PortLinkState.NEVER;
+      st.lastActiveAt = now;
+      downPorts.delete(key);
+      return false;
+    }
+    boolean restarted = st.down() && downed > 0;
+    if (!st.down() || restarted) {
+      st.downSince = now;
+      if (st.lastActiveAt != PortLinkState.NEVER) {
+        downPorts.put(key, now);
+      }
+    }
+    return restarted;
+  }
+
+  /** RoCE: link_down_events_phy of the port's netdev [K-ethdoc] (F8). */
+  private void onNetdevSample(LinkSample s, Lineage lineage, long timestamp) {
+    long increase = s.increase(LinkSample.LINK_DOWN_EVENTS_PHY);
+    if (increase == 0 || s.rates().getNetdev() == null) {
+      return;
+    }
+    String key = netdevPorts.get(s.netdevKey());
+    PortLinkState st = key == null ? null : ports.get(key);
+    if (st == null) {
+      LOG.debug("link_down_events_phy on {} before any port sample of it", s.netdevKey());
+      return;
+    }
+    long now = s.time();
+    PortLinkState.addEvents(st.phyDowns, now, increase);
+    st.pruneEvents(now, flapWindowMs);
+    evaluateFlaps(st, now, true, lineage, timestamp);
+    ports.put(key, st);
+  }
+
+  private void evaluateFlaps(
+      PortLinkState st, long now, boolean newDownEvent, Lineage lineage, long timestamp) {
+    for (int i = 0; i < flapChecks.size(); i++) {
+      AlertTracker tracker = flapTrackers.get(i);
+      boolean firing = tracker.firing(LinkSubjects.of(st).key()).isPresent();
+      Observation o = flapChecks.get(i).evaluate(st, now, newDownEvent, firing, lineage);
+      Optional<Alert> alert = tracker.observe(o);
+      if (alert.isPresent() && alert.get().getState() == AlertState.FIRING) {
+        // these events made this alert; a later one needs down_events new ones
+        st.flapCountedUntil.put(tracker.rule().id(), now);
+      }
+      alert.ifPresent(a -> forward(a, timestamp));
+    }
+  }
+
+  private void observe(AlertTracker tracker, Observation o, long timestamp) {
+    if (o != null) {
+      tracker.observe(o).ifPresent(a -> forward(a, timestamp));
+    }
+  }
+
+  private void punctuate(long streamTime) {
+    List<String> gone = new ArrayList<>();
+    try (KeyValueIterator<String, Long> it = downPorts.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, Long> e = it.next();
+        PortLinkState st = ports.get(e.key);
+        if (st == null || !st.down()) {
+          gone.add(e.key);
+          continue;
+        }
+        for (int i = 0; i < downChecks.size(); i++) {
+          Observation o = downChecks.get(i).evaluate(st, streamTime, Lineage.NONE);
+          if (o.holds()) {
+            observe(downTrackers.get(i), o, streamTime);
+          }
+        }
+      }
+    }
+    gone.forEach(downPorts::delete);
+    for (List<AlertTracker> trackers :
+        List.of(flapTrackers, downTrackers, degradedTrackers, phyTrackers)) {
+      for (AlertTracker t : trackers) {
+        t.punctuate(streamTime).forEach(a -> forward(a, streamTime));
+      }
+    }
+  }
+
+  /** The raw sample behind the rates (lineage headers of the rate stage), else this record. */
+  private Lineage lineageOf(Headers headers) {
+    String topic = io.fabricpulse.streams.Lineage.topic(headers);
+    if (topic != null) {
+      return new Lineage(
+          topic,
+          io.fabricpulse.streams.Lineage.partition(headers),
+          io.fabricpulse.streams.Lineage.offset(headers));
+    }
+    return Lineage.of(context);
+  }
+
+  private void forward(Alert alert, long timestamp) {
+    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+}
