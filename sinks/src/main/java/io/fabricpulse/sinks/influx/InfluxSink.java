@@ -173,7 +173,11 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     }
     restore(consumer.assignment());
     int consumed = consume(consumer.poll(timeout));
-    pending.addAll(aggregator.closeIdle());
+    List<SinkPoint> idle = aggregator.closeIdle();
+    if (!idle.isEmpty() && oldestUnflushedNanos < 0) {
+      oldestUnflushedNanos = System.nanoTime(); // written within the flush interval like the rest
+    }
+    pending.addAll(idle);
     metrics.lateSamples.set(aggregator.lateSamples());
     metrics.rewrittenBuckets.set(aggregator.rewrittenBuckets());
     if (flushDue()) {
