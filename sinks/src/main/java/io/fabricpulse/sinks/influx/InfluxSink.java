@@ -7,15 +7,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -57,6 +60,15 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private static final Duration RUN_POLL_TIMEOUT = Duration.ofMillis(200);
   private static final int MAX_BACKOFF_SHIFT = 30;
 
+  /**
+   * A series silent this many idle-close periods forgets its last closed 10 s bucket (10 min with
+   * the default 30 s): long enough for a stalled producer task, bounded for series that are gone.
+   */
+  static final int CLOSED_RETENTION_FACTOR = 20;
+
+  /** Commit metadata key: where to re-read from to rebuild buckets straddling the commit. */
+  static final String REBUILD_FROM = "rebuild-from=";
+
   private final InfluxSinkConfig config;
   private final Consumer<String, byte[]> consumer;
   private final PointWriter writer;
@@ -70,6 +82,12 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private final Map<TopicPartition, Long> consumedUpTo = new HashMap<>();
   private final Map<TopicPartition, Long> committed = new HashMap<>();
   private final Map<TopicPartition, Long> commitCeiling = new HashMap<>();
+  private final Map<TopicPartition, Long> committedRebuildFrom = new HashMap<>();
+  private final Map<TopicPartition, Long> replayUntil = new HashMap<>();
+  private final Set<TopicPartition> restored = new HashSet<>();
+  private final LongSupplier ticker;
+  private long pausedNanos;
+  private long pauseStartNanos;
   private long oldestUnflushedNanos = -1;
   private boolean backingOff;
   private int failedAttempts;
@@ -91,12 +109,31 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       Consumer<String, byte[]> consumer,
       Map<String, ?> serdeConfig,
       PointWriter writer) {
+    this(config, consumer, serdeConfig, writer, System::nanoTime);
+  }
+
+  /**
+   * @param ticker monotonic nanoseconds for the 10 s aggregates' idle close (tests pass a fake)
+   */
+  InfluxSink(
+      InfluxSinkConfig config,
+      Consumer<String, byte[]> consumer,
+      Map<String, ?> serdeConfig,
+      PointWriter writer,
+      LongSupplier ticker) {
     this.config = config;
+    this.ticker = ticker;
     this.consumer = consumer;
     this.writer = writer;
     this.ratesDecoder.configure(serdeConfig, false);
     this.alertsDecoder.configure(serdeConfig, false);
-    this.aggregator = new TenSecondAggregator(config.aggregateIdleClose());
+    // Idle time counts only while the sink consumes: during a write outage every partition is
+    // paused, and closing every series' bucket for that would only cause rewrites afterwards.
+    this.aggregator =
+        new TenSecondAggregator(
+            config.aggregateIdleClose(),
+            config.aggregateIdleClose().multipliedBy(CLOSED_RETENTION_FACTOR),
+            this::consumingNanos);
   }
 
   /**
@@ -134,9 +171,15 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     if (backingOff) {
       return retryStep(timeout);
     }
+    restore(consumer.assignment());
     int consumed = consume(consumer.poll(timeout));
-    pending.addAll(aggregator.closeIdle());
+    List<SinkPoint> idle = aggregator.closeIdle();
+    if (!idle.isEmpty() && oldestUnflushedNanos < 0) {
+      oldestUnflushedNanos = System.nanoTime(); // written within the flush interval like the rest
+    }
+    pending.addAll(idle);
     metrics.lateSamples.set(aggregator.lateSamples());
+    metrics.rewrittenBuckets.set(aggregator.rewrittenBuckets());
     if (flushDue()) {
       flush();
     }
@@ -227,12 +270,16 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     metrics.recordsConsumed.incrementAndGet();
     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
     consumedUpTo.put(partition, record.offset() + 1);
+    boolean replay = record.offset() < replayUntil.getOrDefault(partition, Long.MIN_VALUE);
     if (record.value() == null) {
       return;
     }
     try {
       if (record.topic().equals(config.ratesTopic())) {
-        addRates(ratesDecoder.deserialize(record.topic(), record.value()), partition, record);
+        addRates(
+            ratesDecoder.deserialize(record.topic(), record.value()), partition, record, replay);
+      } else if (replay) {
+        return; // already written before the restart
       } else if (record.topic().equals(config.alertsTopic())) {
         pending.add(
             InfluxSchema.alertPoint(alertsDecoder.deserialize(record.topic(), record.value())));
@@ -255,7 +302,8 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     }
   }
 
-  private void addRates(CounterRates rates, TopicPartition partition, ConsumerRecord<?, ?> record) {
+  private void addRates(
+      CounterRates rates, TopicPartition partition, ConsumerRecord<?, ?> record, boolean replay) {
     Optional<SinkPoint> point = InfluxSchema.ratesPoint(rates);
     if (point.isEmpty()) {
       return;
@@ -272,13 +320,19 @@ public final class InfluxSink implements Runnable, AutoCloseable {
                 aggregated.put(name, value);
               }
             });
-    if (!full.isEmpty()) {
+    if (!full.isEmpty() && !replay) {
       pending.add(new SinkPoint(all.measurement(), all.tags(), full, all.timeMs()));
     }
     if (!aggregated.isEmpty()) {
       pending.addAll(
           aggregator.add(
-              all.measurement(), all.tags(), aggregated, all.timeMs(), partition, record.offset()));
+              all.measurement(),
+              all.tags(),
+              aggregated,
+              all.timeMs(),
+              partition,
+              record.offset(),
+              replay));
     }
   }
 
@@ -324,6 +378,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       nextAttemptNanos = System.nanoTime() + backoffNanos;
       if (!backingOff) {
         backingOff = true;
+        pauseStartNanos = ticker.getAsLong();
         consumer.pause(consumer.assignment());
       }
       // The URL and the error only: the token is in a header the client never puts in messages.
@@ -340,6 +395,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       log.info(
           "write to {} succeeded after {} failed attempts, resuming", config.url(), failedAttempts);
       backingOff = false;
+      pausedNanos += ticker.getAsLong() - pauseStartNanos;
       consumer.resume(consumer.paused());
     }
     failedAttempts = 0;
@@ -364,7 +420,13 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     }
   }
 
-  /** Commits, per partition, the lowest offset not yet durable: nothing unwritten is skipped. */
+  /**
+   * Commits, per partition, the lowest offset not yet durable: nothing unwritten is skipped. The
+   * commit's metadata says where to re-read from so that 10 s buckets straddling the commit are
+   * rebuilt completely after a restart ({@link TenSecondAggregator#rebuildFrom}); when the offset
+   * cannot advance but that point moved back (a closed bucket was re-opened), the same offset is
+   * committed again with the new metadata.
+   */
   private void commitWritten() {
     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
     consumedUpTo.forEach(
@@ -380,7 +442,13 @@ public final class InfluxSink implements Runnable, AutoCloseable {
           }
           Long previous = committed.get(partition);
           if (previous == null || previous < safe) {
-            offsets.put(partition, new OffsetAndMetadata(safe));
+            offsets.put(partition, commitAt(safe, aggregator.rebuildFrom(partition, safe)));
+          } else {
+            long before = committedRebuildFrom.getOrDefault(partition, previous);
+            long rebuild = Math.min(before, aggregator.rebuildFrom(partition, previous));
+            if (rebuild < before) {
+              offsets.put(partition, commitAt(previous, rebuild));
+            }
           }
         });
     if (offsets.isEmpty()) {
@@ -388,7 +456,12 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     }
     try {
       consumer.commitSync(offsets);
-      offsets.forEach((partition, offset) -> committed.put(partition, offset.offset()));
+      offsets.forEach(
+          (partition, offset) -> {
+            committed.put(partition, offset.offset());
+            committedRebuildFrom.put(partition, rebuildFrom(offset));
+            aggregator.committed(partition, offset.offset());
+          });
       metrics.offsetCommits.incrementAndGet();
     } catch (CommitFailedException | RebalanceInProgressException e) {
       // The partitions moved to another member, which re-reads from the last commit: duplicates at
@@ -396,6 +469,62 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       log.warn(
           "offset commit failed, records will be re-read by their new owner: {}", e.toString());
     }
+  }
+
+  private static OffsetAndMetadata commitAt(long offset, long rebuildFrom) {
+    return new OffsetAndMetadata(offset, rebuildFrom < offset ? REBUILD_FROM + rebuildFrom : "");
+  }
+
+  /** The rebuild point of a commit: its metadata, or the offset itself. */
+  static long rebuildFrom(OffsetAndMetadata commit) {
+    String meta = commit.metadata();
+    if (meta != null && meta.startsWith(REBUILD_FROM)) {
+      try {
+        return Math.min(commit.offset(), Long.parseLong(meta.substring(REBUILD_FROM.length())));
+      } catch (NumberFormatException e) {
+        log.warn("ignoring unreadable commit metadata '{}'", meta);
+      }
+    }
+    return commit.offset();
+  }
+
+  /**
+   * For partitions new to this sink: reads their commit and, when it carries a rebuild point, seeks
+   * back to it; records below the commit are then only folded into 10 s buckets (replay), and only
+   * buckets that also get records at or past the commit are written.
+   */
+  private void restore(Collection<TopicPartition> partitions) {
+    Set<TopicPartition> fresh = new HashSet<>(partitions);
+    fresh.removeAll(restored);
+    if (fresh.isEmpty()) {
+      return;
+    }
+    restored.addAll(fresh);
+    Map<TopicPartition, OffsetAndMetadata> commits = consumer.committed(fresh);
+    commits.forEach(
+        (partition, commit) -> {
+          if (commit == null) {
+            return;
+          }
+          committed.put(partition, commit.offset());
+          long from = rebuildFrom(commit);
+          committedRebuildFrom.put(partition, from);
+          if (from < commit.offset()) {
+            log.info(
+                "{}: re-reading from {} to rebuild 10 s buckets straddling the commit at {}",
+                partition,
+                from,
+                commit.offset());
+            consumer.seek(partition, from);
+            replayUntil.put(partition, commit.offset());
+          }
+        });
+  }
+
+  /** Nanoseconds of the ticker spent consuming, i.e. not paused in a write outage. */
+  private long consumingNanos() {
+    long now = ticker.getAsLong();
+    return now - pausedNanos - (backingOff ? now - pauseStartNanos : 0);
   }
 
   private void shutdown() {
@@ -438,6 +567,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
           consumedUpTo.remove(partition);
           committed.remove(partition);
           commitCeiling.remove(partition);
+          committedRebuildFrom.remove(partition);
+          replayUntil.remove(partition);
+          restored.remove(partition);
         });
   }
 
@@ -460,6 +592,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+      restore(partitions);
       if (backingOff) {
         consumer.pause(partitions);
       }

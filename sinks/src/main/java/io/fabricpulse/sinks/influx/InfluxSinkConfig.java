@@ -23,8 +23,9 @@ import java.util.Arrays;
  * @param ratesTopic topic of CounterRates
  * @param alertsTopic topic of Alert
  * @param resolution which fields are written at full resolution and which as 10 s aggregates
- * @param aggregateIdleClose how far a partition's event time must pass the end of a 10 s bucket
- *     before that bucket is closed without a later sample of its own series
+ * @param aggregateIdleClose processing time without a sample of a series after which its open 10 s
+ *     bucket is closed (wall clock while consuming; bucket boundaries stay event time); a series
+ *     silent for 20 times this is forgotten
  * @param closeTimeout how long {@code close()} keeps trying to write the last points
  */
 public record InfluxSinkConfig(

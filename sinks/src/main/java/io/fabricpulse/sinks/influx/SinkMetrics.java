@@ -12,6 +12,7 @@ public final class SinkMetrics {
   final AtomicLong writeFailures = new AtomicLong();
   final AtomicLong pointsRejected = new AtomicLong();
   final AtomicLong lateSamples = new AtomicLong();
+  final AtomicLong rewrittenBuckets = new AtomicLong();
   final AtomicLong offsetCommits = new AtomicLong();
 
   /** Kafka records polled (rates and alerts, malformed included). */
@@ -44,9 +45,19 @@ public final class SinkMetrics {
     return pointsRejected.get();
   }
 
-  /** Samples too late for their already written 10 s bucket (full-resolution fields still go). */
+  /**
+   * Samples for a 10 s bucket that was written and is no longer kept (see TenSecondAggregator):
+   * logged, not folded into the aggregate; their full-resolution fields are written.
+   */
   public long lateSamples() {
     return lateSamples.get();
+  }
+
+  /**
+   * 10 s buckets re-opened after being written, to be written again with the complete aggregate.
+   */
+  public long rewrittenBuckets() {
+    return rewrittenBuckets.get();
   }
 
   /** Successful offset commits. */
@@ -70,6 +81,8 @@ public final class SinkMetrics {
         + pointsRejected()
         + ", lateSamples="
         + lateSamples()
+        + ", rewrittenBuckets="
+        + rewrittenBuckets()
         + ", commits="
         + offsetCommits()
         + "]";

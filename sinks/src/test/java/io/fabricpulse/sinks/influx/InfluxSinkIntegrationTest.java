@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -260,6 +261,84 @@ class InfluxSinkIntegrationTest {
   }
 
   @Test
+  void bucketClosedByIdlenessIsRewrittenCompleteWhenItsSeriesResumesAndStoredOnce() {
+    RecordingConsumer consumer = new RecordingConsumer(RATES, ALERTS);
+    long[] now = {0};
+    aggSample(consumer, "it-reopen", "gpu050", T0, 2);
+    aggSample(consumer, "it-reopen", "gpu050", T0 + 1000, 4);
+    String bucketT0 =
+        "select * from fabric_port_rates_10s where cluster = 'it-reopen' and timestamp = '"
+            + time(T0)
+            + "'";
+    try (InfluxSink sink = sink(config(questDb), consumer, () -> now[0])) {
+      pollUntil(sink, () -> sink.metrics().recordsConsumed() == 2);
+      assertEquals(1, sink.openBuckets());
+      now[0] += InfluxSinkConfig.DEFAULT_IDLE_CLOSE.toNanos();
+      // The producer of gpu050 stalled for the idle time: the bucket is written as it is.
+      pollUntil(sink, () -> Long.valueOf(2).equals(consumer.committedOffset(RATES)));
+      questDb.await(bucketT0, r -> r.rows().size() == 1, READ_DEADLINE);
+
+      aggSample(consumer, "it-reopen", "gpu050", T0 + 2000, 9);
+      aggSample(consumer, "it-reopen", "gpu050", T0 + 10_000, 1);
+      pollUntil(sink, () -> Long.valueOf(3).equals(consumer.committedOffset(RATES)));
+      assertEquals(1, sink.metrics().rewrittenBuckets());
+      assertEquals(0, sink.metrics().lateSamples());
+    }
+    List<Map<String, String>> rows =
+        questDb
+            .await(
+                bucketT0,
+                r -> r.rows().size() == 1 && "3".equals(r.rows().get(0).get("samples")),
+                READ_DEADLINE)
+            .rows();
+    assertEquals(5e9, Double.parseDouble(rows.get(0).get("rx_bytes_per_s_mean")));
+    assertEquals(9e9, Double.parseDouble(rows.get(0).get("rx_bytes_per_s_max")));
+    assertEquals(15_000_000_000L, Long.parseLong(rows.get(0).get("port_rcv_data_delta_sum")));
+  }
+
+  @Test
+  void restartRebuildsABucketStraddlingTheCommitCompletely() {
+    RecordingConsumer first = new RecordingConsumer(RATES, ALERTS);
+    aggSample(first, "it-restart", "gpu061", T0, 1); // 0
+    aggSample(first, "it-restart", "gpu062", T0 - 300_000, 7); // 1: five minutes behind
+    aggSample(first, "it-restart", "gpu061", T0 + 1000, 3); // 2
+    aggSample(first, "it-restart", "gpu061", T0 + 10_000, 5); // 3: closes gpu061's T0 [0, 2]
+    try (InfluxSink sink = sink(config(questDb), first)) {
+      pollUntil(sink, () -> Long.valueOf(1).equals(first.committedOffset(RATES)));
+    }
+    // Committed at gpu062's open bucket, inside gpu061's written T0 bucket: rebuild from 0.
+    assertEquals("rebuild-from=0", first.lastCommit(RATES).metadata());
+
+    RecordingConsumer second = new RecordingConsumer(RATES, ALERTS);
+    aggSample(second, "it-restart", "gpu061", T0, 1);
+    aggSample(second, "it-restart", "gpu062", T0 - 300_000, 7);
+    aggSample(second, "it-restart", "gpu061", T0 + 1000, 3);
+    aggSample(second, "it-restart", "gpu061", T0 + 10_000, 5);
+    aggSample(second, "it-restart", "gpu062", T0 - 290_000, 8); // 4: closes gpu062's bucket
+    second.resumeFrom(RATES, first.lastCommit(RATES));
+    try (InfluxSink sink = sink(config(questDb), second)) {
+      pollUntil(sink, () -> Long.valueOf(3).equals(second.committedOffset(RATES)));
+    }
+
+    String gpu061 = "cluster = 'it-restart' and node = 'gpu061' and timestamp = '" + time(T0) + "'";
+    List<Map<String, String>> bucket =
+        questDb
+            .awaitRows("select * from fabric_port_rates_10s where " + gpu061, 1, READ_DEADLINE)
+            .rows();
+    assertEquals(1, bucket.size());
+    assertEquals("2", bucket.get(0).get("samples"));
+    assertEquals(2e9, Double.parseDouble(bucket.get(0).get("rx_bytes_per_s_mean")));
+    // The re-read record below the commit only rebuilt the aggregate: its full-resolution point
+    // was not written a second time.
+    assertEquals(
+        1,
+        questDb
+            .awaitRows("select * from fabric_port_rates where " + gpu061, 1, READ_DEADLINE)
+            .rows()
+            .size());
+  }
+
+  @Test
   void serverDownPausesAndRetriesWithoutCommittingThenDeliversEverything() {
     try (EmbeddedQuestDb flaky = EmbeddedQuestDb.start(dataDir.resolve("flaky"))) {
       flaky.stop();
@@ -353,11 +432,29 @@ class InfluxSinkIntegrationTest {
   }
 
   private static InfluxSink sink(InfluxSinkConfig config, RecordingConsumer consumer) {
+    return sink(config, consumer, System::nanoTime);
+  }
+
+  private static InfluxSink sink(
+      InfluxSinkConfig config, RecordingConsumer consumer, LongSupplier ticker) {
     return new InfluxSink(
         config,
         consumer,
         Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY),
-        new InfluxPointWriter(config));
+        new InfluxPointWriter(config),
+        ticker);
+  }
+
+  /** A sample of {@code node} receiving {@code gbPerS} GB/s and xmit wait (full resolution). */
+  private long aggSample(
+      RecordingConsumer consumer, String cluster, String node, long timeMs, long gbPerS) {
+    long bytes = gbPerS * 1_000_000_000L;
+    return rates(
+        consumer,
+        Rates.port(cluster, node, timeMs)
+            .normal("port_rcv_data", 10 * bytes, bytes, "bytes")
+            .normal("port_xmit_wait", 100L, 10L, "ticks")
+            .build());
   }
 
   private long rates(RecordingConsumer consumer, CounterRates rates) {

@@ -15,6 +15,7 @@ import org.apache.kafka.common.TopicPartition;
 final class RecordingConsumer extends MockConsumer<String, byte[]> {
 
   private final Map<TopicPartition, Long> commits = new HashMap<>();
+  private final Map<TopicPartition, OffsetAndMetadata> commitsWithMetadata = new HashMap<>();
   private final Map<TopicPartition, Long> nextOffset = new HashMap<>();
 
   RecordingConsumer(String... topics) {
@@ -39,6 +40,21 @@ final class RecordingConsumer extends MockConsumer<String, byte[]> {
   public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
     super.commitSync(offsets);
     offsets.forEach((partition, offset) -> commits.put(partition, offset.offset()));
+    commitsWithMetadata.putAll(offsets);
+  }
+
+  /** Last commit (offset and metadata) of partition 0 of {@code topic}, or null. */
+  synchronized OffsetAndMetadata lastCommit(String topic) {
+    return commitsWithMetadata.get(new TopicPartition(topic, 0));
+  }
+
+  /**
+   * Starts like a restarted consumer of the group: {@code commit} stored and the position at it.
+   */
+  synchronized void resumeFrom(String topic, OffsetAndMetadata commit) {
+    TopicPartition partition = new TopicPartition(topic, 0);
+    commitSync(Map.of(partition, commit));
+    seek(partition, commit.offset());
   }
 
   /** Last committed offset of partition 0 of {@code topic}, or null if never committed. */
