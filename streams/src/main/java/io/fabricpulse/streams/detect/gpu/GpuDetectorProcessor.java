@@ -309,6 +309,11 @@ final class GpuDetectorProcessor implements Processor<String, SpecificRecord, St
                   lineage)
               .withKind(AlertKind.GPU_XID),
           t);
+      // An Xid is an instant, not a state: once the incident is FIRING it is clean again right
+      // after each occurrence, so it resolves one hysteresis (the repeat window) after the last.
+      if (tracker.firing(subject.key()).isPresent()) {
+        observe(tracker, Observation.clean(subject, t, lineage), t);
+      }
     }
   }
 
