@@ -6,9 +6,11 @@ import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
+import io.fabricpulse.streams.detect.gpu.GpuHealthDetector;
 import io.fabricpulse.streams.detect.link.LinkHealthDetector;
 import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
 import io.fabricpulse.streams.detect.silence.CollectorSilenceDetector;
+import io.fabricpulse.streams.detect.sm.SubnetManagerDetector;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rates.RateTopology;
 import io.fabricpulse.streams.rules.RuleSet;
@@ -35,6 +37,8 @@ public final class FabricTopology {
           PauseStormDetector.MODULE,
           LinkHealthDetector.MODULE,
           LosslessHealthDetector.MODULE,
+          SubnetManagerDetector.MODULE,
+          GpuHealthDetector.MODULE,
           CollectorSilenceDetector.MODULE);
 
   private FabricTopology() {}

@@ -25,6 +25,8 @@ public enum Detector {
   SM_HUNG("sm_hung", AlertKind.SM_HUNG),
   SM_UNSTABLE("sm_unstable", AlertKind.SM_UNSTABLE),
   GPU_ECC("gpu_ecc", AlertKind.GPU_ECC_UNCORRECTABLE),
+  GPU_RESET_REQUIRED("gpu_reset_required", AlertKind.GPU_RESET_REQUIRED),
+  GPU_ECC_AGING("gpu_ecc_aging", AlertKind.GPU_ECC_AGING),
   GPU_XID("gpu_xid", AlertKind.GPU_XID),
   GPU_HOT("gpu_hot", AlertKind.GPU_HOT),
   ECN_MISCONFIG("ecn_misconfig", AlertKind.ECN_MISCONFIG),

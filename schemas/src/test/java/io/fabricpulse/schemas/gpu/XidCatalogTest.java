@@ -1,4 +1,4 @@
-package io.fabricpulse.collectors.kmsg;
+package io.fabricpulse.schemas.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.fabricpulse.collectors.kmsg;
+package io.fabricpulse.schemas.gpu;
 
 import io.fabricpulse.avro.Severity;
 

@@ -1,4 +1,4 @@
-package io.fabricpulse.collectors.kmsg;
+package io.fabricpulse.schemas.gpu;
 
 import io.fabricpulse.avro.Severity;
 import java.util.Collections;
@@ -20,6 +20,9 @@ import java.util.TreeMap;
  * the application must restart or the memory subsystem is degrading (contained error, row remap
  * pending, high SBE rate); INFO when NVIDIA says IGNORE and the GPU stays healthy. Repeats within a
  * window are the detector's business (gpud reboots after 2, [GPUD-xid]).
+ *
+ * <p>It lives in the schemas module because both the kmsg collector and the streams GPU_XID
+ * detector read it, and streams must not depend on collectors at compile scope.
  */
 public final class XidCatalog {
   private static final Map<Integer, XidInfo> BY_CODE = new TreeMap<>();

@@ -1,0 +1,125 @@
+package io.fabricpulse.streams.detect.gpu;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.GpuEcc;
+import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorInputs;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.rules.RuleSet;
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The GPU detectors (DOMAIN.md 2.6-2.8, 3.5): gpu_ecc (GPU_ECC_UNCORRECTABLE,
+ * GPU_ROW_REMAP_FAILURE, GPU_RETIRED_PAGES), gpu_reset_required, gpu_ecc_aging, gpu_xid and
+ * gpu_hot, per (node, GPU), over fabric.raw.gpu and fabric.raw.xid. Both topics are keyed
+ * cluster/node and partitioned alike, so they are merged without a repartition and a node's Xids
+ * meet its nvidia-smi samples in one task.
+ *
+ * <pre>
+ * source-fabric-raw-gpu -> gpu-samples ─┐
+ * source-fabric-raw-xid -> gpu-xids ────┴ gpu-inputs-merge
+ *   -> gpu-detector [gpu-history, gpu-pci, gpu-xid-counts, gpu-tracker]
+ *   -> fabric.alerts, fabric.alerts.active
+ * </pre>
+ */
+public final class GpuHealthDetector {
+
+  /** Per GPU (key cluster/node/gpu=N): baseline ECC counts and corrected-ECC readings. */
+  public static final String HISTORY_STORE = "gpu-history";
+
+  /** PCI bus:device -> GPU index per node (key cluster/node/bus:dev), learnt from nvidia-smi. */
+  public static final String PCI_STORE = "gpu-pci";
+
+  /** Xid incident counts (key rule|subject, value count;last-time). */
+  public static final String XID_COUNT_STORE = "gpu-xid-counts";
+
+  /** Trackers of every GPU rule (key rule|subject). */
+  public static final String TRACKER_STORE = "gpu-tracker";
+
+  public static final String PROCESSOR = "gpu-detector";
+
+  /** The GPU family as the pipeline registers it. */
+  public static final DetectorModule MODULE =
+      new DetectorModule() {
+        @Override
+        public String name() {
+          return "gpu";
+        }
+
+        @Override
+        public Set<AlertKind> kinds() {
+          return EnumSet.of(
+              AlertKind.GPU_ECC_UNCORRECTABLE,
+              AlertKind.GPU_ROW_REMAP_FAILURE,
+              AlertKind.GPU_RETIRED_PAGES,
+              AlertKind.GPU_RESET_REQUIRED,
+              AlertKind.GPU_ECC_AGING,
+              AlertKind.GPU_XID,
+              AlertKind.GPU_HOT);
+        }
+
+        @Override
+        public void addTo(DetectorInputs inputs, RuleSet rules) {
+          GpuHealthDetector.addTo(inputs, rules);
+        }
+      };
+
+  private GpuHealthDetector() {}
+
+  /** A topology with only the GPU detectors (tests, or a dedicated detector instance). */
+  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
+    StreamsBuilder builder = new StreamsBuilder();
+    addTo(new DetectorInputs(builder, topics, serdes), rules);
+    return builder.build();
+  }
+
+  /** Adds the GPU detectors to the inputs' builder; alerts go to both alert topics. */
+  public static void addTo(DetectorInputs inputs, RuleSet rules) {
+    StreamsBuilder builder = inputs.builder();
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.String(), new GpuHistorySerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PCI_STORE), Serdes.String(), Serdes.String()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(XID_COUNT_STORE), Serdes.String(), Serdes.String()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+    GpuRules gpuRules = GpuRules.from(rules);
+    KStream<String, SpecificRecord> samples =
+        inputs.stream(inputs.topics().gpu(), GpuEcc.class)
+            .mapValues(v -> (SpecificRecord) v, Named.as("gpu-samples"));
+    KStream<String, SpecificRecord> xids =
+        inputs.stream(inputs.topics().xid(), GpuXid.class)
+            .mapValues(v -> (SpecificRecord) v, Named.as("gpu-xids"));
+    KStream<String, Alert> alerts =
+        samples
+            .merge(xids, Named.as("gpu-inputs-merge"))
+            .process(
+                () -> new GpuDetectorProcessor(gpuRules),
+                Named.as(PROCESSOR),
+                HISTORY_STORE,
+                PCI_STORE,
+                XID_COUNT_STORE,
+                TRACKER_STORE);
+    AlertSinks.addTo(alerts, "gpu", inputs.topics(), inputs.serdes().alert());
+  }
+}

@@ -1,0 +1,325 @@
+package io.fabricpulse.streams.detect.sm;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.SmEventKind;
+import io.fabricpulse.avro.SmSweep;
+import io.fabricpulse.streams.alerts.AlertSubject;
+import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.FiringPolicy;
+import io.fabricpulse.streams.alerts.Lineage;
+import io.fabricpulse.streams.alerts.Message;
+import io.fabricpulse.streams.alerts.Observation;
+import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.sm.SmClusterState.Sweep;
+import io.fabricpulse.streams.rules.Durations;
+import io.fabricpulse.streams.rules.Rule;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per-cluster subnet-manager detection (input keyed by cluster): SM_FAILOVER, SM_ABSENT, SM_HUNG
+ * and SM_UNSTABLE, each rule with an {@link AlertTracker} on the shared tracker store. SM_ABSENT is
+ * also evaluated by stream-time punctuation, so a master that stops answering is noticed while the
+ * failing polls keep stream time moving. Emits alerts keyed by alert_id.
+ */
+final class SmDetectorProcessor implements Processor<String, SmSweep, String, Alert> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SmDetectorProcessor.class);
+  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+
+  private final SmRules rules;
+  private final List<AlertTracker> failover = new ArrayList<>();
+  private final List<AlertTracker> absent = new ArrayList<>();
+  private final List<AlertTracker> hung = new ArrayList<>();
+  private final List<AlertTracker> unstable = new ArrayList<>();
+  private KeyValueStore<String, SmClusterState> states;
+  private ProcessorContext<String, Alert> context;
+
+  SmDetectorProcessor(SmRules rules) {
+    this.rules = rules;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Alert> context) {
+    this.context = context;
+    this.states = context.getStateStore(SubnetManagerDetector.STATE_STORE);
+    KeyValueStore<String, TrackerState> trackers =
+        context.getStateStore(SubnetManagerDetector.TRACKER_STORE);
+    rules
+        .failover()
+        .forEach(r -> failover.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    rules.absent().forEach(r -> absent.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    rules.hung().forEach(r -> hung.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    rules
+        .unstable()
+        .forEach(r -> unstable.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, SmSweep> record) {
+    SmSweep r = record.value();
+    if (r == null) {
+      return;
+    }
+    Lineage lineage = Lineage.of(context);
+    try {
+      String cluster = r.getCluster();
+      SmClusterState before = states.get(cluster);
+      SmTransition tr =
+          SmTransition.apply(
+              before == null ? SmClusterState.EMPTY : before, r, rules.keepSweepsMs());
+      states.put(cluster, tr.state());
+      long t = r.getTime().toEpochMilli();
+      AlertSubject subject = AlertSubject.cluster(cluster);
+      for (AlertTracker tracker : failover) {
+        if (matches(tracker.rule(), cluster)) {
+          failoverObservation(subject, t, before, tr, r, lineage)
+              .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, t)));
+        }
+      }
+      for (AlertTracker tracker : absent) {
+        if (matches(tracker.rule(), cluster)) {
+          absentObservation(tracker.rule(), subject, t, tr.state(), lineage)
+              .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, t)));
+        }
+      }
+      if (r.getEvent() == SmEventKind.SMINFO_POLL && SmTransition.MASTER.equals(r.getSmState())) {
+        for (AlertTracker tracker : hung) {
+          if (matches(tracker.rule(), cluster)) {
+            tracker
+                .observe(hungObservation(tracker.rule(), subject, t, tr.state(), r, lineage))
+                .ifPresent(a -> forward(a, t));
+          }
+        }
+      }
+      for (AlertTracker tracker : unstable) {
+        if (matches(tracker.rule(), cluster)) {
+          tracker
+              .observe(unstableObservation(tracker.rule(), subject, t, tr.state(), lineage))
+              .ifPresent(a -> forward(a, t));
+        }
+      }
+    } catch (RuntimeException e) {
+      // one bad record must not stop detection for the whole partition
+      LOG.warn(
+          "SM detection skipped record {}-{}@{} key {}: {}",
+          lineage.topic(),
+          lineage.partition(),
+          lineage.offset(),
+          record.key(),
+          e.toString());
+    }
+  }
+
+  private void punctuate(long streamTime) {
+    List<KeyValue<String, SmClusterState>> all = new ArrayList<>();
+    try (KeyValueIterator<String, SmClusterState> it = states.all()) {
+      it.forEachRemaining(all::add);
+    }
+    for (KeyValue<String, SmClusterState> e : all) {
+      AlertSubject subject = AlertSubject.cluster(e.key);
+      for (AlertTracker tracker : absent) {
+        if (matches(tracker.rule(), e.key)) {
+          absentObservation(tracker.rule(), subject, streamTime, e.value, Lineage.NONE)
+              .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, streamTime)));
+        }
+      }
+    }
+    for (List<AlertTracker> trackers : List.of(failover, absent, hung, unstable)) {
+      for (AlertTracker tracker : trackers) {
+        tracker.punctuate(streamTime).forEach(a -> forward(a, streamTime));
+      }
+    }
+  }
+
+  private static boolean matches(Rule rule, String cluster) {
+    return rule.selectors().matches(cluster, null, null, null, null);
+  }
+
+  private static java.util.Optional<Observation> failoverObservation(
+      AlertSubject subject,
+      long t,
+      SmClusterState before,
+      SmTransition tr,
+      SmSweep r,
+      Lineage lineage) {
+    if (tr.isFailover()) {
+      SmMaster old = tr.failedOver();
+      SmMaster now = tr.state().master();
+      Map<String, String> evidence = new LinkedHashMap<>();
+      evidence.put("old_master", old.describe());
+      evidence.put("new_master", now.describe());
+      putIfKnown(evidence, "old_master_guid", old.guid());
+      putIfKnown(evidence, "old_master_lid", old.lid());
+      putIfKnown(evidence, "old_master_host", old.host());
+      putIfKnown(evidence, "new_master_guid", now.guid());
+      putIfKnown(evidence, "new_master_lid", now.lid());
+      putIfKnown(evidence, "new_master_host", now.host());
+      if (before != null && before.masterSeenAt() != SmClusterState.NONE) {
+        evidence.put(
+            "old_master_last_seen",
+            java.time.Instant.ofEpochMilli(before.masterSeenAt()).toString());
+        evidence.put("handoff", seconds(t - before.masterSeenAt()));
+      }
+      evidence.put("reported_by", r.getNode() + " (" + r.getSource() + ")");
+      evidence.put("line", r.getRawLine());
+      Message summary =
+          Message.of("sm_failover.firing", subject.cluster(), old.describe(), now.describe());
+      return java.util.Optional.of(
+          Observation.holds(subject, t, 1, 1, "failovers", summary, evidence, lineage).firingNow());
+    }
+    if (tr.confirmsMaster()) {
+      return java.util.Optional.of(Observation.clean(subject, t, lineage));
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * SM_ABSENT: a master was known, and no MASTER has answered since the first miss for longer than
+   * handoff + poll_allowance (DOMAIN.md 3.6 S1). The alert's event time is the moment the bound was
+   * crossed, so it does not depend on punctuation granularity.
+   */
+  private static java.util.Optional<Observation> absentObservation(
+      Rule rule, AlertSubject subject, long now, SmClusterState s, Lineage lineage) {
+    if (s.master() == null) {
+      return java.util.Optional.empty(); // never saw a master: nothing went missing
+    }
+    if (s.firstMissAt() == SmClusterState.NONE) {
+      return java.util.Optional.of(Observation.clean(subject, now, lineage));
+    }
+    Duration handoff = rule.thresholds().duration("handoff");
+    long boundMs = handoff.plus(rule.thresholds().duration("poll_allowance")).toMillis();
+    long missing = now - s.firstMissAt();
+    if (missing <= boundMs) {
+      return java.util.Optional.empty();
+    }
+    long crossedAt = s.firstMissAt() + boundMs + 1;
+    Map<String, String> evidence = new LinkedHashMap<>();
+    evidence.put("last_master", s.master().describe());
+    if (s.masterSeenAt() != SmClusterState.NONE) {
+      evidence.put("last_master_seen", java.time.Instant.ofEpochMilli(s.masterSeenAt()).toString());
+    }
+    evidence.put("first_miss", java.time.Instant.ofEpochMilli(s.firstMissAt()).toString());
+    evidence.put("bound", Durations.format(Duration.ofMillis(boundMs)));
+    Message summary =
+        Message.of(
+            "sm_absent.firing",
+            subject.cluster(),
+            Durations.format(Duration.ofMillis(boundMs)),
+            Durations.format(handoff),
+            s.master().describe());
+    return java.util.Optional.of(
+        Observation.holds(
+                subject,
+                Math.min(now, crossedAt),
+                missing / 1000.0,
+                boundMs / 1000.0,
+                "s",
+                summary,
+                evidence,
+                lineage)
+            .firingNow());
+  }
+
+  /** SM_HUNG: one poller saw stale_polls MASTER answers in a row without progress [SMINFO]. */
+  private static Observation hungObservation(
+      Rule rule, AlertSubject subject, long t, SmClusterState s, SmSweep r, Lineage lineage) {
+    var poller = s.pollers().get(r.getNode());
+    long needed = rule.thresholds().integer("stale_polls");
+    if (poller == null || poller.stalePolls() < needed) {
+      return Observation.clean(subject, t, lineage);
+    }
+    Map<String, String> evidence = new LinkedHashMap<>();
+    evidence.put("master", s.master().describe());
+    evidence.put("activity_count", Long.toString(poller.activityCount()));
+    evidence.put("stale_polls", Integer.toString(poller.stalePolls()));
+    evidence.put("poller", r.getNode());
+    evidence.put("line", r.getRawLine());
+    Message summary =
+        Message.of(
+            "sm_hung.firing",
+            subject.cluster(),
+            s.master().describe(),
+            poller.activityCount(),
+            poller.stalePolls() + 1);
+    return Observation.holds(
+            subject, t, poller.stalePolls(), needed, "polls", summary, evidence, lineage)
+        .firingNow();
+  }
+
+  /**
+   * SM_UNSTABLE: heavy sweeps in the rule's window above max_heavy_sweeps (S2, no published number
+   * [OSM-trap]). A forced sweep is logged twice ("Forcing heavy sweep. Received trap" then
+   * "Entering heavy sweep"), and one sweep may serve several traps, so the count is the larger of
+   * the two kinds, never their sum.
+   */
+  private static Observation unstableObservation(
+      Rule rule, AlertSubject subject, long t, SmClusterState s, Lineage lineage) {
+    long windowMs = rule.thresholds().duration("window").toMillis();
+    long max = rule.thresholds().integer("max_heavy_sweeps");
+    int heavy = 0;
+    int forced = 0;
+    java.util.TreeSet<Integer> traps = new java.util.TreeSet<>();
+    for (Sweep sweep : s.sweeps()) {
+      if (t - sweep.time() < windowMs) {
+        if (sweep.forced()) {
+          forced++;
+          if (sweep.trap() != null) {
+            traps.add(sweep.trap());
+          }
+        } else {
+          heavy++;
+        }
+      }
+    }
+    int count = Math.max(heavy, forced);
+    if (count <= max) {
+      return Observation.clean(subject, t, lineage);
+    }
+    Map<String, String> evidence = new LinkedHashMap<>();
+    evidence.put("heavy_sweeps", Integer.toString(heavy));
+    evidence.put("forced_heavy_sweeps", Integer.toString(forced));
+    evidence.put("traps", traps.isEmpty() ? "none logged" : traps.toString());
+    evidence.put("window", Durations.format(Duration.ofMillis(windowMs)));
+    if (s.master() != null) {
+      evidence.put("master", s.master().describe());
+    }
+    Message summary =
+        Message.of(
+            "sm_unstable.firing",
+            subject.cluster(),
+            count,
+            Durations.format(Duration.ofMillis(windowMs)),
+            max,
+            evidence.get("traps"));
+    return Observation.holds(subject, t, count, max, "sweeps/window", summary, evidence, lineage)
+        .firingNow();
+  }
+
+  private static void putIfKnown(Map<String, String> evidence, String key, Object value) {
+    if (value != null) {
+      evidence.put(key, value.toString());
+    }
+  }
+
+  private static String seconds(long ms) {
+    return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
+  }
+
+  private void forward(Alert alert, long timestamp) {
+    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+}

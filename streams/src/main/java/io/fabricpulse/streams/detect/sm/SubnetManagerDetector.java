@@ -1,0 +1,104 @@
+package io.fabricpulse.streams.detect.sm;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.SmSweep;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorInputs;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.rules.RuleSet;
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The subnet-manager detectors (DOMAIN.md 2.5, 3.6): SM_FAILOVER, SM_ABSENT, SM_HUNG and
+ * SM_UNSTABLE per cluster over fabric.raw.sm (OpenSM log lines and sminfo polls from every node).
+ * The SM is a cluster-wide fact, so records are re-keyed by cluster and repartitioned; one task
+ * then sees every poller and every OpenSM host of its cluster in event-time order.
+ *
+ * <pre>
+ * source-fabric-raw-sm -> sm-key-by-cluster -> repartition sm-by-cluster
+ *   -> sm-detector [sm-state, sm-tracker] -> fabric.alerts, fabric.alerts.active
+ * </pre>
+ */
+public final class SubnetManagerDetector {
+
+  /** Per-cluster {@link SmClusterState} (key cluster). */
+  public static final String STATE_STORE = "sm-state";
+
+  /** Trackers of every SM rule (key rule|cluster). */
+  public static final String TRACKER_STORE = "sm-tracker";
+
+  /** Repartition (internal topic {@code <application.id>-sm-by-cluster-repartition}). */
+  public static final String BY_CLUSTER = "sm-by-cluster";
+
+  public static final String PROCESSOR = "sm-detector";
+
+  /** The SM family as the pipeline registers it. */
+  public static final DetectorModule MODULE =
+      new DetectorModule() {
+        @Override
+        public String name() {
+          return "sm";
+        }
+
+        @Override
+        public Set<AlertKind> kinds() {
+          return EnumSet.of(
+              AlertKind.SM_FAILOVER, AlertKind.SM_ABSENT, AlertKind.SM_HUNG, AlertKind.SM_UNSTABLE);
+        }
+
+        @Override
+        public void addTo(DetectorInputs inputs, RuleSet rules) {
+          SubnetManagerDetector.addTo(inputs, rules);
+        }
+      };
+
+  private SubnetManagerDetector() {}
+
+  /** A topology with only the SM detectors (tests, or a dedicated detector instance). */
+  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
+    StreamsBuilder builder = new StreamsBuilder();
+    addTo(new DetectorInputs(builder, topics, serdes), rules);
+    return builder.build();
+  }
+
+  /** Adds the SM detectors to the inputs' builder; alerts go to both alert topics. */
+  public static void addTo(DetectorInputs inputs, RuleSet rules) {
+    StreamsBuilder builder = inputs.builder();
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(STATE_STORE),
+            Serdes.String(),
+            new SmClusterStateSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+    SmRules smRules = SmRules.from(rules);
+    KStream<String, SmSweep> sm = inputs.stream(inputs.topics().sm(), SmSweep.class);
+    KStream<String, Alert> alerts =
+        sm.filter((key, r) -> r != null, Named.as("sm-non-null"))
+            .selectKey((key, r) -> r.getCluster(), Named.as("sm-key-by-cluster"))
+            .repartition(
+                Repartitioned.with(Serdes.String(), inputs.serdes().value(SmSweep.class))
+                    .withName(BY_CLUSTER))
+            .process(
+                () -> new SmDetectorProcessor(smRules),
+                Named.as(PROCESSOR),
+                STATE_STORE,
+                TRACKER_STORE);
+    AlertSinks.addTo(alerts, "sm", inputs.topics(), inputs.serdes().alert());
+  }
+}

@@ -1,0 +1,420 @@
+package io.fabricpulse.streams.detect.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.avro.GpuEcc;
+import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.Severity;
+import io.fabricpulse.avro.XidKind;
+import io.fabricpulse.collectors.core.NodeIdentity;
+import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.kmsg.KernelLogXidParser;
+import io.fabricpulse.collectors.nvsmi.NvidiaSmiCsvParser;
+import io.fabricpulse.collectors.nvsmi.NvidiaSmiQParser;
+import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.RawDetectorDriver;
+import io.fabricpulse.streams.testing.RepoPaths;
+import io.fabricpulse.streams.testing.Samples;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Incident stories for the GPU detectors, with the shipped alert-rules/ defaults. */
+class GpuHealthDetectorTest {
+
+  private static final Instant T0 = Instant.parse("2025-03-10T06:00:00Z");
+  private static final String PCI3 = "00000000:9B:00.0";
+  private static RuleSet defaults;
+
+  @TempDir Path stateDir;
+
+  @BeforeAll
+  static void loadDefaultRules() throws Exception {
+    defaults = RuleSet.load(RepoPaths.alertRules());
+  }
+
+  private RawDetectorDriver driver(TestInfo info) {
+    return driver(info, stateDir, "gpu-" + info.getDisplayName());
+  }
+
+  private static RawDetectorDriver driver(TestInfo info, Path dir, String scope) {
+    return new RawDetectorDriver("gpu-test", GpuHealthDetector::addTo, defaults, dir, scope, T0);
+  }
+
+  private static Instant at(int second) {
+    return T0.plusSeconds(second);
+  }
+
+  /** A healthy nvidia-smi sample of GPU 3 on gpu017 (H100: ECC counts, no retired pages). */
+  private static GpuEcc.Builder gpu3(int second) {
+    return GpuEcc.newBuilder()
+        .setCluster("c1")
+        .setNode("gpu017")
+        .setBootId("boot-1")
+        .setSeq(second)
+        .setTime(at(second))
+        .setGpu(3)
+        .setUuid("GPU-3")
+        .setPciBusId(PCI3)
+        .setName("NVIDIA H100 80GB HBM3")
+        .setEccMode("Enabled")
+        .setEccCorrectedVolatile(0L)
+        .setEccUncorrectedVolatile(0L)
+        .setEccCorrectedAggregate(0L)
+        .setEccUncorrectedAggregate(0L)
+        .setRemappedRowsCorrectable(0L)
+        .setRemappedRowsUncorrectable(0L)
+        .setRemappedRowsPending(false)
+        .setRemappedRowsFailure(false)
+        .setTemperatureGpu(55);
+  }
+
+  private static GpuXid xid(int second, String pci, Integer gpu, int code, String message) {
+    String line = "NVRM: Xid (" + pci + "): " + code + ", " + message;
+    return GpuXid.newBuilder()
+        .setCluster("c1")
+        .setNode("gpu017")
+        .setBootId("boot-1")
+        .setSeq(10_000 + second)
+        .setTime(at(second))
+        .setPciBusId(pci)
+        .setGpu(gpu)
+        .setXid(code)
+        .setKind(XidKind.XID)
+        .setMessage(message)
+        .setRawLine(line)
+        .build();
+  }
+
+  private static List<Alert> firing(List<Alert> alerts) {
+    return alerts.stream().filter(a -> a.getState() == AlertState.FIRING).toList();
+  }
+
+  @Test
+  void uncorrectableEccPlusOneOnGpu3OfGpu017WithXid48IsOneCriticalAlert(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      for (int s = 0; s <= 20; s += 10) {
+        d.pipe(gpu3(s).build());
+      }
+      // the kernel reports first (address as the kernel prints it, GPU index unknown) ...
+      d.pipe(xid(25, "PCI:0000:9b:00", null, 48, "pid=4242, name=python, Ch 00000010"));
+      // ... then nvidia-smi shows the error, with the row remap it caused pending a reset
+      for (int s = 30; s <= 90; s += 10) {
+        d.pipe(
+            gpu3(s)
+                .setEccUncorrectedVolatile(1L)
+                .setEccUncorrectedAggregate(1L)
+                .setRemappedRowsUncorrectable(1L)
+                .setRemappedRowsPending(true)
+                .build());
+      }
+      // GPU reset at 95 s: volatile count restarts, nothing pending
+      for (int s = 100; s <= 200; s += 10) {
+        d.pipe(gpu3(s).setEccUncorrectedAggregate(1L).setRemappedRowsUncorrectable(1L).build());
+      }
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(2, alerts.size(), alerts.toString());
+      Alert fired = alerts.get(0);
+      assertEquals(AlertKind.GPU_ECC_UNCORRECTABLE, fired.getKind());
+      assertEquals(Severity.CRITICAL, fired.getSeverity());
+      assertEquals("gpu017", fired.getNode());
+      assertEquals(3, fired.getGpu());
+      assertNull(fired.getDevice());
+      assertEquals(at(25), fired.getStartedAt());
+      assertEquals("48", fired.getEvidence().get("xid"));
+      assertEquals("ROBUST_CHANNEL_GPU_ECC_DBE", fired.getEvidence().get("xid_mnemonic"));
+      assertEquals("3", fired.getEvidence().get("xid_gpu"));
+      assertEquals(AlertState.RESOLVED, alerts.get(1).getState());
+      assertEquals(fired.getAlertId(), alerts.get(1).getAlertId());
+      assertEquals(at(160), alerts.get(1).getResolvedAt());
+    }
+  }
+
+  @Test
+  void counterIncreaseBeforeTheXidIsStillOneAlert(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      d.pipe(gpu3(0).build());
+      d.pipe(gpu3(10).setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L).build());
+      d.pipe(xid(12, "PCI:0000:9b:00", null, 48, "pid=4242, name=python, Ch 00000010"));
+      d.pipe(gpu3(20).setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L).build());
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(1, alerts.size(), alerts.toString());
+      assertEquals(AlertKind.GPU_ECC_UNCORRECTABLE, alerts.get(0).getKind());
+      assertEquals(at(10), alerts.get(0).getStartedAt());
+      assertEquals("1", alerts.get(0).getEvidence().get("uncorrected_increase"));
+      assertEquals(
+          "gpu017 GPU 3: uncorrectable ECC errors rose by 1 (volatile 1, aggregate 1); reset the"
+              + " GPU, RMA if it repeats",
+          alerts.get(0).getSummary());
+    }
+  }
+
+  @Test
+  void theRealRemapPendingCaptureWithXid63IsOneResetRequired(TestInfo info) {
+    String name = "gpu/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt";
+    String text = Samples.read(name);
+    NodeIdentity node = new NodeIdentity("c1", "gpu017", "boot-1");
+    GpuXid remap =
+        new KernelLogXidParser(ZoneOffset.UTC, null)
+            .parse(text, SampleContext.of(node, at(15)), name)
+            .records()
+            .get(0);
+    List<GpuEcc> pending = new ArrayList<>();
+    for (int s = 20; s <= 60; s += 10) {
+      pending.add(
+          new NvidiaSmiQParser().parse(text, SampleContext.of(node, at(s)), name).records().get(0));
+    }
+    assertEquals(63, remap.getXid());
+    assertTrue(pending.get(0).getRemappedRowsPending());
+    assertEquals("00000000:10:1C.0", pending.get(0).getPciBusId());
+    try (RawDetectorDriver d = driver(info)) {
+      // before the fault: the same GPU, healthy (learns PCI 10:1c = GPU 0)
+      GpuEcc before =
+          GpuEcc.newBuilder(pending.get(0)).setTime(at(0)).setRemappedRowsPending(false).build();
+      d.pipe(before);
+      d.pipe(remap);
+      pending.forEach(d::pipe);
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(1, alerts.size(), alerts.toString());
+      Alert reset = alerts.get(0);
+      assertEquals(AlertKind.GPU_RESET_REQUIRED, reset.getKind());
+      assertEquals(Severity.WARNING, reset.getSeverity());
+      assertEquals(0, reset.getGpu());
+      assertEquals("63", reset.getEvidence().get("xid"));
+      assertEquals("PCI:0000:10:1c", reset.getEvidence().get("xid_pci_bus_id"));
+      assertEquals(at(15), reset.getStartedAt());
+    }
+  }
+
+  @Test
+  void correctedEccGrowingTwoPerMinuteIsGpuEccAging(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      for (int m = 0; m <= 20; m++) {
+        long corrected = 500 + 2L * m;
+        d.pipe(
+            gpu3(m * 60)
+                .setEccCorrectedVolatile(corrected)
+                .setEccCorrectedAggregate(corrected)
+                .build());
+      }
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(1, alerts.size(), alerts.toString());
+      Alert aging = alerts.get(0);
+      assertEquals(AlertKind.GPU_ECC_AGING, aging.getKind());
+      assertEquals(Severity.WARNING, aging.getSeverity());
+      assertEquals(at(6 * 60), aging.getStartedAt());
+      assertEquals(12.0, aging.getValue());
+      assertEquals(10.0, aging.getThreshold());
+      assertEquals("aggregate", aging.getEvidence().get("corrected_basis"));
+    }
+  }
+
+  @Test
+  void ninetyTwoDegreesForTwoMinutesIsGpuHotButThirtySecondsIsNot(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      for (int s = 0; s <= 30; s += 10) {
+        d.pipe(gpu3(s).setTemperatureGpu(92).build());
+      }
+      d.pipe(gpu3(40).setTemperatureGpu(80).build());
+      assertEquals(List.of(), d.readAlerts());
+      for (int s = 100; s <= 220; s += 10) {
+        d.pipe(gpu3(s).setTemperatureGpu(92).build());
+      }
+      for (int s = 230; s <= 300; s += 10) {
+        d.pipe(gpu3(s).setTemperatureGpu(70).build());
+      }
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(2, alerts.size(), alerts.toString());
+      assertEquals(AlertKind.GPU_HOT, alerts.get(0).getKind());
+      assertEquals(at(100), alerts.get(0).getStartedAt());
+      assertEquals(92.0, alerts.get(0).getValue());
+      assertEquals(85.0, alerts.get(0).getThreshold());
+      assertEquals("gpu017 GPU 3: temperature 92 C above 85 C for 1m", alerts.get(0).getSummary());
+      assertEquals(AlertState.RESOLVED, alerts.get(1).getState());
+      assertEquals(at(290), alerts.get(1).getResolvedAt());
+    }
+  }
+
+  @Test
+  void notAvailableFieldsNeverFire(TestInfo info) {
+    String csv = "gpu/nvgpuexp-h100-query-gpu-ecc-csv.txt";
+    String q = "gpu/gpud-nvidia-smi-q-8xh100-535.161.08.txt";
+    NodeIdentity node = new NodeIdentity("c1", "h100-01", "boot-1");
+    try (RawDetectorDriver d = driver(info)) {
+      for (int s = 0; s <= 300; s += 30) {
+        SampleContext context = SampleContext.of(node, at(s));
+        List<GpuEcc> csvRecords =
+            new NvidiaSmiCsvParser().parseWithHeader(Samples.read(csv), context, csv).records();
+        assertEquals(2, csvRecords.size());
+        d.pipe(csvRecords.get(s / 30 % 2)); // idle and load captures alternate
+        new NvidiaSmiQParser().parse(Samples.read(q), context, q).records().forEach(d::pipe);
+        // a GPU whose driver reports nothing at all: every field [N/A]
+        d.pipe(
+            GpuEcc.newBuilder()
+                .setCluster("c1")
+                .setNode("h100-02")
+                .setBootId("boot-1")
+                .setSeq(s)
+                .setTime(at(s))
+                .setGpu(0)
+                .build());
+      }
+      assertEquals(List.of(), d.readAlerts());
+    }
+  }
+
+  @Test
+  void xid79RepeatedFiveTimesIsOneAlertWithCountFive(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      d.pipe(gpu3(0).build());
+      for (int i = 0; i < 5; i++) {
+        d.pipe(xid(10 + i * 30, "PCI:0000:9b:00", null, 79, "GPU has fallen off the bus."));
+      }
+      // quiet for the 5-minute repeat window
+      for (int s = 200; s <= 500; s += 10) {
+        d.pipe(gpu3(s).build());
+      }
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(2, alerts.size(), alerts.toString());
+      Alert fired = alerts.get(0);
+      assertEquals(AlertKind.GPU_XID, fired.getKind());
+      assertEquals(Severity.CRITICAL, fired.getSeverity());
+      assertEquals("xid79", fired.getDevice());
+      assertEquals(3, fired.getGpu());
+      assertEquals("1", fired.getEvidence().get("count"));
+      Alert resolved = alerts.get(1);
+      assertEquals(AlertState.RESOLVED, resolved.getState());
+      assertEquals(fired.getAlertId(), resolved.getAlertId());
+      assertEquals("5", resolved.getEvidence().get("count"));
+      assertEquals(at(130).toString(), resolved.getEvidence().get("last_seen"));
+      assertEquals(at(130 + 300), resolved.getResolvedAt());
+    }
+  }
+
+  @Test
+  void theRealAkashXidsAreOneIncidentPerCodeWithCatalogSeverity(TestInfo info) {
+    String name = "gpu/akash-244-dmesg-xid43-31-94-contained.txt";
+    NodeIdentity node = new NodeIdentity("c1", "node4", "boot-7");
+    List<GpuXid> xids =
+        new KernelLogXidParser(ZoneOffset.UTC, null)
+            .parse(
+                Samples.read(name),
+                SampleContext.of(node, Instant.parse("2024-08-10T00:00:00Z")),
+                name)
+            .records();
+    assertEquals(List.of(43, 43, 31, 94), xids.stream().map(GpuXid::getXid).toList());
+    try (RawDetectorDriver d = driver(info)) {
+      xids.forEach(d::pipe);
+      List<Alert> fired = firing(d.readAlerts());
+      assertEquals(3, fired.size(), fired.toString());
+      assertEquals("xid43@PCI:0000:00:05", fired.get(0).getDevice());
+      assertEquals(Severity.INFO, fired.get(0).getSeverity());
+      assertEquals("xid31@PCI:0000:00:07", fired.get(1).getDevice());
+      assertEquals(Severity.WARNING, fired.get(1).getSeverity());
+      assertEquals("xid94@PCI:0000:00:08", fired.get(2).getDevice());
+      assertEquals(Severity.WARNING, fired.get(2).getSeverity());
+      assertTrue(fired.stream().allMatch(a -> a.getKind() == AlertKind.GPU_XID));
+      assertNull(fired.get(2).getGpu());
+    }
+  }
+
+  @Test
+  void aRestartDoesNotReFireAFiringAlert(TestInfo info) {
+    List<KeyValue<String, TrackerState>> trackers = new ArrayList<>();
+    List<KeyValue<String, GpuHistory>> history = new ArrayList<>();
+    List<KeyValue<String, String>> counts = new ArrayList<>();
+    Alert fired;
+    try (RawDetectorDriver d1 = driver(info)) {
+      d1.pipe(gpu3(0).build());
+      d1.pipe(gpu3(10).setEccUncorrectedAggregate(2L).setEccUncorrectedVolatile(2L).build());
+      d1.pipe(xid(12, "PCI:0000:9b:00", 3, 79, "GPU has fallen off the bus."));
+      List<Alert> first = d1.readAlerts();
+      assertEquals(2, first.size(), first.toString());
+      fired = first.get(1);
+      trackers.addAll(
+          d1.changelog(GpuHealthDetector.TRACKER_STORE, new TrackerStateSerde().deserializer()));
+      history.addAll(
+          d1.changelog(GpuHealthDetector.HISTORY_STORE, new GpuHistorySerde().deserializer()));
+      counts.addAll(
+          d1.changelog(GpuHealthDetector.XID_COUNT_STORE, Serdes.String().deserializer()));
+    }
+    try (RawDetectorDriver d2 = driver(info)) {
+      d2.restore(GpuHealthDetector.TRACKER_STORE, trackers);
+      d2.restore(GpuHealthDetector.HISTORY_STORE, history);
+      d2.restore(GpuHealthDetector.XID_COUNT_STORE, counts);
+      d2.pipe(xid(20, "PCI:0000:9b:00", 3, 79, "GPU has fallen off the bus."));
+      for (int s = 20; s <= 400; s += 10) {
+        d2.pipe(gpu3(s).setEccUncorrectedAggregate(2L).setEccUncorrectedVolatile(2L).build());
+      }
+      List<Alert> after = d2.readAlerts();
+      assertEquals(2, after.size(), after.toString());
+      assertTrue(after.stream().allMatch(a -> a.getState() == AlertState.RESOLVED));
+      Alert xidResolved =
+          after.stream().filter(a -> a.getKind() == AlertKind.GPU_XID).findFirst().orElseThrow();
+      assertEquals(fired.getAlertId(), xidResolved.getAlertId());
+      assertEquals("2", xidResolved.getEvidence().get("count"));
+    }
+  }
+
+  @Test
+  void theSameInputTwiceGivesIdenticalAlerts(TestInfo info) {
+    List<List<TestRecord<String, Alert>>> runs = new ArrayList<>();
+    for (int run = 0; run < 2; run++) {
+      try (RawDetectorDriver d = driver(info, stateDir.resolve("run" + run), "gpu-det-" + run)) {
+        for (int s = 0; s <= 500; s += 10) {
+          GpuEcc.Builder b = gpu3(s).setTemperatureGpu(s >= 100 && s < 200 ? 90 : 60);
+          if (s >= 50) {
+            b.setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L);
+          }
+          d.pipe(b.build());
+          if (s == 120 || s == 130) {
+            d.pipe(xid(s + 1, "PCI:0000:9b:00", 3, 74, "NVLink: fatal error"));
+          }
+        }
+        runs.add(d.readAlertRecords());
+      }
+    }
+    // ECC, HOT and Xid 74: each FIRING and RESOLVED
+    assertEquals(6, runs.get(0).size(), runs.get(0).toString());
+    assertEquals(runs.get(0), runs.get(1));
+  }
+
+  @Test
+  void everyProcessorStoreAndInternalTopicHasAnExplicitName(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      String described = d.topology.describe().toString();
+      for (String name :
+          List.of(
+              "source-fabric-raw-gpu",
+              "source-fabric-raw-xid",
+              "gpu-inputs-merge",
+              GpuHealthDetector.PROCESSOR,
+              GpuHealthDetector.HISTORY_STORE,
+              GpuHealthDetector.PCI_STORE,
+              GpuHealthDetector.XID_COUNT_STORE,
+              GpuHealthDetector.TRACKER_STORE,
+              "gpu-to-alerts",
+              "gpu-to-alerts-active")) {
+        assertTrue(described.contains(name), name + " missing in\n" + described);
+      }
+      assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);
+    }
+  }
+}
