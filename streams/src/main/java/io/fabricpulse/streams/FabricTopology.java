@@ -5,6 +5,7 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.nccl.NcclTransportDetector;
 import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rates.RateTopology;
@@ -27,7 +28,8 @@ public final class FabricTopology {
   public static final String APPLICATION_ID = "fabricpulse-streams";
 
   /** Every detector family, in topology order. */
-  public static final List<DetectorModule> MODULES = List.of(PauseStormDetector.MODULE);
+  public static final List<DetectorModule> MODULES =
+      List.of(PauseStormDetector.MODULE, NcclTransportDetector.MODULE);
 
   private FabricTopology() {}
 
