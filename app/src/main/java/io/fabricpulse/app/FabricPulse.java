@@ -1,6 +1,7 @@
 package io.fabricpulse.app;
 
 import io.fabricpulse.app.cli.DemoCommand;
+import io.fabricpulse.app.cli.DetectCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -10,7 +11,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = FabricPulse.Version.class,
     description = "Event-driven telemetry for InfiniBand and RoCEv2 fabrics of GPU/HPC clusters.",
-    subcommands = {DemoCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {DemoCommand.class, DetectCommand.class, CommandLine.HelpCommand.class})
 public final class FabricPulse implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
