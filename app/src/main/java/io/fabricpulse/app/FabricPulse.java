@@ -1,7 +1,9 @@
 package io.fabricpulse.app;
 
+import io.fabricpulse.app.cli.CollectCommand;
 import io.fabricpulse.app.cli.DemoCommand;
 import io.fabricpulse.app.cli.DetectCommand;
+import io.fabricpulse.app.cli.ParseCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,7 +13,13 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = FabricPulse.Version.class,
     description = "Event-driven telemetry for InfiniBand and RoCEv2 fabrics of GPU/HPC clusters.",
-    subcommands = {DemoCommand.class, DetectCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      DemoCommand.class,
+      CollectCommand.class,
+      ParseCommand.class,
+      DetectCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class FabricPulse implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

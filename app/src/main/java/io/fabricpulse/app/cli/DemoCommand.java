@@ -40,7 +40,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--speed",
-      defaultValue = "10",
+      defaultValue = "20",
       description = "Simulated seconds per real second (default ${DEFAULT-VALUE}).")
   double speed;
 

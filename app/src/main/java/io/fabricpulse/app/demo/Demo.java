@@ -55,6 +55,9 @@ public final class Demo {
 
   private static final Duration DEFAULT_FAULT_WINDOW = Duration.ofMinutes(10);
 
+  /** Simulated time after the last fault ends for its alert to fire. */
+  private static final Duration SETTLE = Duration.ofSeconds(90);
+
   private final Settings settings;
   private final PrintStream out;
   private final CountDownLatch stop = new CountDownLatch(1);
@@ -108,7 +111,12 @@ public final class Demo {
         settings.duration() == null
             ? null
             : Duration.ofMillis((long) (settings.duration().toMillis() * settings.speed()));
-    Instant simStart = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    // Simulated time runs faster than the wall clock; it starts in the past so that the records'
+    // event times stay behind "now" (brokers and stores distrust future timestamps).
+    Instant simStart =
+        Instant.now()
+            .minus(simulatedSpan == null ? Duration.ofHours(24) : simulatedSpan.plusMinutes(5))
+            .truncatedTo(ChronoUnit.SECONDS);
     FabricSimulator simulator =
         new FabricSimulator(
             SimulatorConfig.infiniband(
@@ -157,9 +165,19 @@ public final class Demo {
         new SimulatedFleet(
             simulator, pipeline.producerConfig(), pipeline.topics().portCounters().name())) {
       long tick = 0;
+      // A bounded run plays every fault out (plus time for its alert to fire) even when this
+      // machine is slower than the requested speed: past the wall-clock end it runs unpaced.
+      Instant mustReach = settings.duration() == null ? null : lastFaultEnd(faults).plus(SETTLE);
+      boolean catchingUp = false;
       while (stop.getCount() > 0
-          && System.nanoTime() < end
-          && pipeline.streams().failure() == null) {
+          && pipeline.streams().failure() == null
+          && (System.nanoTime() < end || (mustReach != null && simNow.isBefore(mustReach)))) {
+        if (!catchingUp && System.nanoTime() >= end) {
+          catchingUp = true;
+          out.printf(
+              "  (this machine ran slower than %sx: playing the rest of the faults unpaced up to sim +%s)%n",
+              trim(settings.speed()), human(Duration.between(simStart, mustReach)));
+        }
         fleet.collect(simNow);
         tick++;
         simNow = simStart.plusSeconds(tick);
@@ -187,7 +205,7 @@ public final class Demo {
           nextReport = now + REPORT_EVERY.toNanos();
         }
         long wait = wallStart + tick * tickNanos - System.nanoTime();
-        if (wait > 0 && stop.await(wait, TimeUnit.NANOSECONDS)) {
+        if (!catchingUp && wait > 0 && stop.await(wait, TimeUnit.NANOSECONDS)) {
           break;
         }
       }
@@ -209,7 +227,7 @@ public final class Demo {
       SimulatedFleet fleet,
       DemoWatcher watcher,
       List<InjectedFault> faults) {
-    long stored = storedRows(pipeline.questDb());
+    long stored = storedRows(pipeline.questDb(), watcher.portRates());
     List<Alert> alerts = watcher.alerts();
     Set<AlertKind> detectable = FabricTopology.detectedKinds();
     DetectionReport report = DetectionReport.compare(faults, alerts, detectable);
@@ -243,21 +261,36 @@ public final class Demo {
       out.println("FAILED: detection was not exact");
       return 2;
     }
-    out.println("OK: data flowed collector -> Kafka -> rates -> store, and detection was exact");
+    out.println(
+        report.notCovered().isEmpty()
+            ? "OK: data flowed collector -> Kafka -> rates -> store, and detection was exact"
+            : "OK: data flowed collector -> Kafka -> rates -> store; detection was exact for the"
+                + " running detectors ("
+                + report.notCovered().size()
+                + " injected fault(s) have no detector yet)");
     return 0;
   }
 
   /** Rows of the port-rates table, or -1 when writing to an external InfluxDB. */
-  private static long storedRows(EmbeddedQuestDb questDb) {
+  /**
+   * Rows of the port-rates table once WAL apply has caught up with what the sink wrote (one row per
+   * port rates record), or -1 when writing to an external InfluxDB.
+   */
+  private static long storedRows(EmbeddedQuestDb questDb, long expected) {
     if (questDb == null) {
       return -1;
     }
-    EmbeddedQuestDb.QueryResult result =
-        questDb.await(
-            "select count() c from " + InfluxSchema.PORT_RATES,
-            r -> !r.rows().isEmpty(),
-            Duration.ofSeconds(30));
-    return Long.parseLong(result.rows().get(0).get("c"));
+    EmbeddedQuestDb.QueryResult result;
+    try {
+      result =
+          questDb.await(
+              "select count() c from " + InfluxSchema.PORT_RATES,
+              r -> !r.rows().isEmpty() && Long.parseLong(r.rows().get(0).get("c")) >= expected,
+              Duration.ofSeconds(30));
+    } catch (RuntimeException timedOut) {
+      result = questDb.query("select count() c from " + InfluxSchema.PORT_RATES);
+    }
+    return result.rows().isEmpty() ? 0 : Long.parseLong(result.rows().get(0).get("c"));
   }
 
   private static String status(
@@ -277,6 +310,13 @@ public final class Demo {
         ratesPerSecond,
         points,
         alerts);
+  }
+
+  private static Instant lastFaultEnd(List<InjectedFault> faults) {
+    return faults.stream()
+        .map(f -> f.end() != null ? f.end() : f.start())
+        .max(Comparator.naturalOrder())
+        .orElse(Instant.EPOCH);
   }
 
   static String clock(Duration d) {

@@ -41,6 +41,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
   private final Consumer<Alert> onAlert;
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicLong rates = new AtomicLong();
+  private final AtomicLong portRates = new AtomicLong();
   private final Map<String, PortLoad> loads = new ConcurrentHashMap<>();
   private final List<Alert> alerts = new CopyOnWriteArrayList<>();
 
@@ -92,6 +93,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     if (r.getSource() != RateSource.PORT) {
       return;
     }
+    portRates.incrementAndGet();
     Map<String, Double> perSecond = new HashMap<>();
     for (CounterRate rate : r.getRates()) {
       if (rate.getPerSecond() != null) {
@@ -105,6 +107,11 @@ final class DemoWatcher implements Runnable, AutoCloseable {
             port,
             perSecond.getOrDefault("port_xmit_data", 0.0),
             perSecond.getOrDefault("port_rcv_data", 0.0)));
+  }
+
+  /** Rates records of ports (one row each in the port-rates measurement). */
+  long portRates() {
+    return portRates.get();
   }
 
   long rates() {

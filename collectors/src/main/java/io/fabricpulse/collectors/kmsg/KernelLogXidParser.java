@@ -4,7 +4,7 @@ import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.XidKind;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
-import io.fabricpulse.collectors.opensm.YearlessTimestamp;
+import io.fabricpulse.collectors.core.YearlessTimestamp;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,6 +5,7 @@ import io.fabricpulse.avro.SmSource;
 import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.core.YearlessTimestamp;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.Month;

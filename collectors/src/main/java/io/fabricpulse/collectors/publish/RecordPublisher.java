@@ -120,7 +120,11 @@ public final class RecordPublisher implements AutoCloseable {
     return serdeConfig;
   }
 
-  private static Producer<String, SpecificRecord> createProducer(Properties config) {
+  /**
+   * A producer with this class's settings, for callers that share one producer between the
+   * publishers of several topics (the node agent: one connection set per node, not per topic).
+   */
+  public static Producer<String, SpecificRecord> createProducer(Properties config) {
     AvroSerializer<SpecificRecord> values = new AvroSerializer<>();
     values.configure(serdeConfig(config), false);
     return new KafkaProducer<>(producerConfig(config), new StringSerializer(), values);

@@ -2,13 +2,18 @@ package io.fabricpulse.collectors.sim;
 
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.sysfs.SysfsTree;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.UUID;
 
 /**
  * A seeded simulated fabric: N nodes with HCAs whose sysfs trees hold exactly the text a real node
@@ -32,10 +37,27 @@ public final class FabricSimulator {
 
   public static final Duration FLAP_UP = Duration.ofSeconds(34);
 
+  /** The rate text of the 100 GbE RoCE storage NIC of InfiniBand nodes (sysfs rate). */
+  public static final String STORAGE_RATE = "100 Gb/sec (4X EDR)";
+
+  /** Time zone of every simulated host's local time (OpenSM log headers). */
+  public static final ZoneId LOG_ZONE = ZoneOffset.UTC;
+
+  /** A pause storm reaches its first victim this long after it starts, the next ones 1 s apart. */
+  public static final Duration STORM_SPREAD = Duration.ofSeconds(3);
+
+  /** mlx5 PFC stall prevention's default critical timeout: the error watermark [K-pfcstall]. */
+  static final Duration STALL_ERROR_AFTER = Duration.ofSeconds(8);
+
   private static final Duration STEP = Duration.ofSeconds(1);
 
   private final SimulatorConfig config;
   private final Map<String, SimulatedNode> nodes = new LinkedHashMap<>();
+  private final Map<String, SimulatedGpus> gpus = new LinkedHashMap<>();
+  private final Map<String, SimulatedKernelLog> kernelLogs = new LinkedHashMap<>();
+  private final Map<String, SimulatedNcclJob.NodeLog> ncclLogs = new LinkedHashMap<>();
+  private final List<SimulatedNcclJob> jobs = new ArrayList<>();
+  private final SimulatedSubnetManager subnetManager;
   private final List<Script> scripts = new ArrayList<>();
   private Instant now;
 
@@ -48,6 +70,11 @@ public final class FabricSimulator {
 
     static Script of(InjectedFault fault) {
       return new Script(fault, null, 0, null, null);
+    }
+
+    /** A fault with one number: priority, MTU, errors per minute or temperature. */
+    static Script of(InjectedFault fault, long amount) {
+      return new Script(fault, null, amount, null, null);
     }
 
     boolean flapDownAt(Instant t) {
@@ -73,8 +100,28 @@ public final class FabricSimulator {
             new SimulatedPort("mlx5_" + h, 1, netdev, NDR_RATE, roce, seeds.nextLong());
         node.addPort(port, "MT4129", "28.39.1002", config.linkLayer().sysfsText());
       }
+      if (!roce) {
+        // InfiniBand GPU nodes carry a RoCE Ethernet NIC for storage and the front end next to the
+        // compute HCAs (8x MT4129 plus MT4125, samples/ib_tools/gpud-ibstat-h100-ndr-all-active).
+        // It is the one netdev with ethtool PFC/ECN counters on such a node.
+        int h = config.hcasPerNode();
+        SimulatedPort storage =
+            new SimulatedPort(
+                "mlx5_" + h, 1, "ens" + (h + 1) + "f0np0", STORAGE_RATE, true, seeds.nextLong());
+        node.addPort(storage, "MT4125", "22.39.1002", LinkLayer.ROCE.sysfsText());
+      }
+      for (SimulatedPort port : node.ports) {
+        if (port.netdev != null) {
+          port.ethtool = new SimulatedEthtool(port.netdev, seeds.nextLong());
+        }
+      }
       nodes.put(name, node);
+      gpus.put(name, new SimulatedGpus(config.seed(), name));
+      Instant booted = now.minusSeconds(86_400 + seeds.nextLong(30 * 86_400L));
+      kernelLogs.put(name, new SimulatedKernelLog(this, booted, 1_200 + seeds.nextInt(800)));
+      ncclLogs.put(name, new SimulatedNcclJob.NodeLog(this));
     }
+    subnetManager = new SimulatedSubnetManager(config.seed(), now, this);
   }
 
   public SimulatorConfig config() {
@@ -86,9 +133,35 @@ public final class FabricSimulator {
     return List.copyOf(nodes.keySet());
   }
 
-  /** RDMA devices of every node: mlx5_0 .. mlx5_{n-1}. */
+  /**
+   * The compute HCAs of every node: mlx5_0 .. mlx5_{n-1}. InfiniBand nodes also have the RoCE
+   * storage NIC mlx5_n (see {@link #netdevs}), which is not listed here.
+   */
   public List<String> devices() {
-    return node(nodes().get(0)).ports.stream().map(p -> p.device).toList();
+    return node(nodes().get(0)).ports.subList(0, config.hcasPerNode()).stream()
+        .map(p -> p.device)
+        .toList();
+  }
+
+  /**
+   * The node's netdevs with ethtool counters, each with its RDMA device: ens1np0 .. ens8np0 on RoCE
+   * nodes, the storage NIC ens9f0np0 (mlx5_8) on InfiniBand nodes.
+   */
+  public List<SimulatedNetdev> netdevs(String node) {
+    return node(node).ports.stream()
+        .filter(p -> p.netdev != null)
+        .map(p -> new SimulatedNetdev(p.netdev, p.device, p.port))
+        .toList();
+  }
+
+  /** The subnet manager hosts: sm01 (master at start) and sm02 (standby). */
+  public List<String> smHosts() {
+    return SimulatedSubnetManager.HOSTS;
+  }
+
+  /** The node whose collector polls sminfo (one per fabric, so one SM_FAILOVER per failover). */
+  public String smQueryNode() {
+    return nodes().get(0);
   }
 
   /** The node's sysfs tree, rooted like /sys: a live view of the simulator's current state. */
@@ -96,9 +169,36 @@ public final class FabricSimulator {
     return node(node).tree;
   }
 
-  /** Cluster, node and current boot id (a new one after every NODE_REBOOT). */
+  /** Cluster, host and current boot id (a new one after every NODE_REBOOT); also SM hosts. */
   public synchronized NodeIdentity identity(String node) {
+    if (SimulatedSubnetManager.HOSTS.contains(node)) {
+      String bootId =
+          UUID.nameUUIDFromBytes(
+                  (config.seed() + "/" + node + "/boot/0").getBytes(StandardCharsets.UTF_8))
+              .toString();
+      return new NodeIdentity(config.cluster(), node, bootId);
+    }
     return node(node).identity();
+  }
+
+  /**
+   * When the node last booted: the base of its /dev/kmsg timestamps, for {@code new
+   * KernelLogXidParser(LOG_ZONE, bootTime(node))}. Changes at a NODE_REBOOT.
+   */
+  public synchronized Instant bootTime(String node) {
+    return kernelLog(node).bootTime();
+  }
+
+  /**
+   * Every source of one host at the simulator's current time, for a collector loop that runs the
+   * real parsers: {@code advanceTo(t)}, then read each source. Each call gives log sources of its
+   * own that start at the oldest retained line. Hosts are the nodes and the SM hosts.
+   */
+  public SimulatedNodeSources sources(String host) {
+    if (SimulatedSubnetManager.HOSTS.contains(host)) {
+      return SimulatedNodeSources.smHost(this, host, subnetManager.host(host).log.reader());
+    }
+    return SimulatedNodeSources.node(this, host);
   }
 
   /** The current simulated time. */
@@ -199,6 +299,239 @@ public final class FabricSimulator {
             new InjectedFault(FaultKind.NODE_REBOOT, node, null, null, at, at, "new boot_id")));
   }
 
+  /**
+   * PFC_PAUSE_STORM: the origin NIC's receive pipeline stalls and it sends pause frames on the
+   * lossless priority far faster than it receives any (tx_prio3_pause rising fast, its rx traffic
+   * near 0, tx_pause_storm_warning_events + 1, error events + 1 after 8 s [K-pfcstall]). The switch
+   * pauses the victims in turn: the first {@link #STORM_SPREAD} after the start, the next ones 1 s
+   * apart, each paused for at least 90% of every second (rx_prio3_pause_duration) with its transmit
+   * stalled.
+   *
+   * @param netdev the netdev on the origin and on every victim (rail-aligned fabrics put NIC i of
+   *     every node on the same leaf)
+   * @param victims victim nodes, in the order the storm reaches them
+   */
+  public synchronized InjectedFault pfcPauseStorm(
+      String originNode, String netdev, Instant start, Duration duration, String... victims) {
+    List<String> affected = Arrays.stream(victims).map(v -> v + "/" + netdev).toList();
+    InjectedFault fault =
+        new InjectedFault(
+            FaultKind.PFC_PAUSE_STORM,
+            originNode,
+            netdev,
+            null,
+            start,
+            start.plus(duration),
+            "prio 3 storm from "
+                + originNode
+                + "/"
+                + netdev
+                + ", victims from +"
+                + STORM_SPREAD.toSeconds()
+                + " s: "
+                + String.join(", ", affected),
+            affected);
+    return add(Script.of(fault));
+  }
+
+  /**
+   * PFC_MISCONFIG: PFC is enabled on a priority that should be lossy (e.g. 0), so the driver shows
+   * its pause counters (from now on, as after the configuration change) and pause frames arrive on
+   * it from {@code start} for {@code duration}.
+   */
+  public synchronized InjectedFault pfcMisconfig(
+      String node, String netdev, int priority, Instant start, Duration duration) {
+    if (priority < 0 || priority > 7 || priority == SimulatedEthtool.LOSSLESS_PRIORITY) {
+      throw new IllegalArgumentException("a misconfigured priority is 0..7 but not 3: " + priority);
+    }
+    InjectedFault fault =
+        new InjectedFault(
+            FaultKind.PFC_MISCONFIG,
+            node,
+            netdev,
+            null,
+            start,
+            start.plus(duration),
+            "pause frames on prio " + priority);
+    InjectedFault added = add(Script.of(fault, priority));
+    netdevPort(node, netdev).ethtool.enablePfc(priority);
+    return added;
+  }
+
+  /** ECN_MISCONFIG: the reaction point ignores CNPs (rp_cnp_ignored rising, none handled). */
+  public synchronized InjectedFault ecnMisconfig(
+      String node, String netdev, Instant start, Duration duration) {
+    return add(
+        Script.of(
+            new InjectedFault(
+                FaultKind.ECN_MISCONFIG,
+                node,
+                netdev,
+                null,
+                start,
+                start.plus(duration),
+                "rp_cnp_ignored rising (DCQCN off)")));
+  }
+
+  /** LOSSLESS_DROP: rx_prio3_buf_discard, rx_prio3_discards and rx_out_of_buffer rising. */
+  public synchronized InjectedFault losslessDrop(
+      String node, String netdev, Instant start, Duration duration) {
+    return add(
+        Script.of(
+            new InjectedFault(
+                FaultKind.LOSSLESS_DROP,
+                node,
+                netdev,
+                null,
+                start,
+                start.plus(duration),
+                "drops on lossless prio 3")));
+  }
+
+  /** MTU_MISMATCH: /sys/class/net/NETDEV/mtu reads {@code mtu} while the fabric runs 9000. */
+  public synchronized InjectedFault mtuMismatch(
+      String node, String netdev, int mtu, Instant start, Duration duration) {
+    if (mtu == 9000 || mtu < 68) {
+      throw new IllegalArgumentException("a mismatched MTU differs from 9000: " + mtu);
+    }
+    return add(
+        Script.of(
+            new InjectedFault(
+                FaultKind.MTU_MISMATCH,
+                node,
+                netdev,
+                null,
+                start,
+                start.plus(duration),
+                "MTU " + mtu + " instead of 9000"),
+            mtu));
+  }
+
+  /**
+   * SM_FAILOVER: the master OpenSM (sm01) dies at {@code start}; the standby (sm02) takes over
+   * after 4 polls 10 s apart [OSM-base]. The fault ends when sm02 is master and the subnet is up.
+   */
+  public synchronized InjectedFault smFailover(Instant start) {
+    Duration handoff =
+        SimulatedSubnetManager.POLL_INTERVAL.multipliedBy(SimulatedSubnetManager.POLL_RETRIES);
+    return add(
+        Script.of(
+            new InjectedFault(
+                FaultKind.SM_FAILOVER,
+                "sm01",
+                null,
+                null,
+                start,
+                start.plus(handoff),
+                "master sm01 lost, sm02 MASTER after " + handoff.toSeconds() + " s")));
+  }
+
+  /** GPU_ECC_GROWTH: corrected volatile and aggregate ECC errors rising by perMinute. */
+  public synchronized InjectedFault gpuEccGrowth(
+      String node, int gpu, Instant start, Duration duration, long perMinute) {
+    return add(
+        Script.of(
+            gpuFault(
+                FaultKind.GPU_ECC_GROWTH,
+                node,
+                gpu,
+                start,
+                start.plus(duration),
+                perMinute + " corrected ECC errors/min"),
+            perMinute));
+  }
+
+  /** GPU_ECC_UNCORRECTABLE: uncorrected ECC + 1 and a kmsg Xid 48 line at {@code at}. */
+  public synchronized InjectedFault gpuEccUncorrectable(String node, int gpu, Instant at) {
+    return add(
+        Script.of(gpuFault(FaultKind.GPU_ECC_UNCORRECTABLE, node, gpu, at, at, "Xid 48, DBE")));
+  }
+
+  /**
+   * GPU_ROW_REMAP_PENDING: remapped_rows.pending Yes (until a reboot), remapped_rows.correctable +
+   * 1 and a kmsg Xid 63 line at {@code at}.
+   */
+  public synchronized InjectedFault gpuRowRemapPending(String node, int gpu, Instant at) {
+    return add(
+        Script.of(
+            gpuFault(FaultKind.GPU_ROW_REMAP_PENDING, node, gpu, at, at, "Xid 63, remap pending")));
+  }
+
+  /** GPU_HOT: temperature.gpu reads {@code celsius} (e.g. 92) for {@code duration}. */
+  public synchronized InjectedFault gpuHot(
+      String node, int gpu, Instant start, Duration duration, int celsius) {
+    return add(
+        Script.of(
+            gpuFault(FaultKind.GPU_HOT, node, gpu, start, start.plus(duration), celsius + " C"),
+            celsius));
+  }
+
+  /**
+   * A healthy NCCL job (IB verbs with GPUDirect RDMA) starting at {@code start} on {@code nodes}, 8
+   * ranks per node. Not a fault: a healthy job must raise nothing.
+   */
+  public synchronized void ncclJob(String job, List<String> nodes, Instant start) {
+    startJob(job, nodes, start, SimulatedNcclJob.Mode.GDR);
+  }
+
+  /**
+   * NCCL_GDR_FALLBACK: a job starting at {@code start} whose nodes lack nvidia-peermem: {@code GPU
+   * Direct RDMA Disabled for HCA}, channels {@code via NET/IB/n} without /GDRDMA, {@code GDR 0}.
+   */
+  public synchronized InjectedFault ncclGdrFallback(String job, List<String> nodes, Instant start) {
+    return ncclFault(FaultKind.NCCL_GDR_FALLBACK, job, nodes, start, SimulatedNcclJob.Mode.NO_GDR);
+  }
+
+  /**
+   * NCCL_SOCKET_FALLBACK: a job starting at {@code start} that finds no IB device although the
+   * ports are ACTIVE ({@code NET/IB : No device found.}, {@code Using network Socket}, {@code via
+   * NET/Socket/0}).
+   */
+  public synchronized InjectedFault ncclSocketFallback(
+      String job, List<String> nodes, Instant start) {
+    return ncclFault(
+        FaultKind.NCCL_SOCKET_FALLBACK, job, nodes, start, SimulatedNcclJob.Mode.SOCKET);
+  }
+
+  private InjectedFault ncclFault(
+      FaultKind kind, String job, List<String> nodes, Instant start, SimulatedNcclJob.Mode mode) {
+    InjectedFault fault =
+        new InjectedFault(
+            kind,
+            nodes.get(0),
+            job,
+            null,
+            start,
+            start.plusSeconds(2),
+            "job " + job + " on " + String.join(",", nodes) + ": " + mode,
+            nodes);
+    InjectedFault added = add(Script.of(fault));
+    jobs.add(newJob(job, nodes, start, mode));
+    return added;
+  }
+
+  private void startJob(String job, List<String> nodes, Instant start, SimulatedNcclJob.Mode mode) {
+    nodes.forEach(this::node);
+    if (!start.isAfter(now)) {
+      throw new IllegalArgumentException("a job must start after " + now + ": " + start);
+    }
+    jobs.add(newJob(job, nodes, start, mode));
+  }
+
+  private SimulatedNcclJob newJob(
+      String job, List<String> nodes, Instant start, SimulatedNcclJob.Mode mode) {
+    if (nodes.isEmpty() || jobs.stream().anyMatch(j -> j.job.equals(job))) {
+      throw new IllegalArgumentException("a job needs nodes and a new id: " + job);
+    }
+    String linkLayer = config.linkLayer() == LinkLayer.ROCE ? "RoCE" : "IB";
+    return new SimulatedNcclJob(job, nodes, start, mode, linkLayer, config.seed());
+  }
+
+  private static InjectedFault gpuFault(
+      FaultKind kind, String node, int gpu, Instant start, Instant end, String detail) {
+    return new InjectedFault(kind, node, Integer.toString(gpu), null, start, end, detail);
+  }
+
   private static InjectedFault portFault(
       FaultKind kind, String node, String device, Instant start, Instant end, String detail) {
     return new InjectedFault(kind, node, device, 1, start, end, detail);
@@ -211,10 +544,21 @@ public final class FabricSimulator {
   }
 
   private void check(InjectedFault fault) {
-    SimulatedNode node = node(fault.node());
-    if (fault.device() != null
-        && node.ports.stream().noneMatch(p -> p.device.equals(fault.device()))) {
-      throw new IllegalArgumentException("no device " + fault.device() + " on " + fault.node());
+    if (fault.kind() == FaultKind.SM_FAILOVER) {
+      subnetManager.host(fault.node());
+    } else if (fault.kind().source() == FaultKind.Source.NCCL) {
+      fault.affected().forEach(this::node);
+    } else if (fault.kind().source() == FaultKind.Source.GPU) {
+      gpus.get(node(fault.node()).name).gpu(Integer.parseInt(fault.device()));
+    } else if (fault.device() != null) {
+      checkSubject(node(fault.node()), fault);
+    } else {
+      node(fault.node());
+    }
+    for (String victim :
+        fault.kind() == FaultKind.PFC_PAUSE_STORM ? fault.affected() : List.<String>of()) {
+      String[] parts = victim.split("/", 2);
+      netdevPort(parts[0], parts[1]);
     }
     if (!fault.start().isAfter(now)) {
       throw new IllegalArgumentException(
@@ -223,6 +567,43 @@ public final class FabricSimulator {
     if (fault.end().isBefore(fault.start())) {
       throw new IllegalArgumentException("fault ends before it starts: " + fault);
     }
+  }
+
+  private void checkSubject(SimulatedNode node, InjectedFault fault) {
+    boolean byNetdev =
+        fault.kind().source() == FaultKind.Source.ETHTOOL || fault.kind() == FaultKind.MTU_MISMATCH;
+    if (byNetdev) {
+      netdevPort(node.name, fault.device());
+    } else if (node.ports.stream().noneMatch(p -> p.device.equals(fault.device()))) {
+      throw new IllegalArgumentException("no device " + fault.device() + " on " + fault.node());
+    }
+  }
+
+  /** The port behind a netdev that has ethtool counters. */
+  SimulatedPort netdevPort(String node, String netdev) {
+    return node(node).ports.stream()
+        .filter(p -> netdev.equals(p.netdev))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no netdev " + netdev + " on " + node));
+  }
+
+  SimulatedGpus gpus(String node) {
+    node(node);
+    return gpus.get(node);
+  }
+
+  SimulatedKernelLog kernelLog(String node) {
+    node(node);
+    return kernelLogs.get(node);
+  }
+
+  SimulatedNcclJob.NodeLog ncclLog(String node) {
+    node(node);
+    return ncclLogs.get(node);
+  }
+
+  SimulatedSubnetManager subnetManager() {
+    return subnetManager;
   }
 
   private SimulatedNode node(String name) {
@@ -239,22 +620,117 @@ public final class FabricSimulator {
       InjectedFault fault = script.fault();
       if (fault.kind() == FaultKind.NODE_REBOOT && happensIn(fault, previous, t)) {
         nodes.get(fault.node()).reboot();
+        gpus.get(fault.node()).reboot();
+        kernelLogs.get(fault.node()).reboot(fault.start());
+      }
+      if (fault.kind() == FaultKind.SM_FAILOVER && happensIn(fault, previous, t)) {
+        subnetManager.masterLost(fault.start());
       }
     }
     for (SimulatedNode node : nodes.values()) {
       for (SimulatedPort port : node.ports) {
         stepPort(node.name, port, previous, t);
       }
+      stepGpus(node.name, previous, t);
     }
+    subnetManager.second(t);
+    for (SimulatedNcclJob job : jobs) {
+      job.second(previous, t, ncclLogs);
+    }
+  }
+
+  private void stepGpus(String node, Instant previous, Instant t) {
+    SimulatedGpus node_gpus = gpus.get(node);
+    node_gpus.second();
+    for (Script script : scripts) {
+      InjectedFault fault = script.fault();
+      if (fault.kind().source() != FaultKind.Source.GPU || !fault.node().equals(node)) {
+        continue;
+      }
+      SimulatedGpus.Gpu gpu = node_gpus.gpu(Integer.parseInt(fault.device()));
+      switch (fault.kind()) {
+        case GPU_ECC_GROWTH -> {
+          if (fault.activeAt(t)) {
+            gpu.correctedGrowth += script.perSecond() / 60.0;
+            long whole = (long) gpu.correctedGrowth;
+            gpu.correctedGrowth -= whole;
+            gpu.correctedVolatile += whole;
+            gpu.correctedAggregate += whole;
+          }
+        }
+        case GPU_ECC_UNCORRECTABLE -> {
+          if (happensIn(fault, previous, t)) {
+            gpu.uncorrectedVolatile++;
+            gpu.uncorrectedAggregate++;
+            kernelLogs
+                .get(node)
+                .log(
+                    SimulatedKernelLog.WARNING,
+                    fault.start(),
+                    "NVRM: Xid ("
+                        + gpu.xidAddress()
+                        + "): 48, pid="
+                        + processId(node, gpu.index)
+                        + ", name=python3, An uncorrectable double bit error (DBE) has been"
+                        + " detected on GPU in the framebuffer at partition 2, subpartition 1.");
+          }
+        }
+        case GPU_ROW_REMAP_PENDING -> {
+          if (happensIn(fault, previous, t)) {
+            gpu.remapPending = true;
+            gpu.remappedCorrectable++;
+            // Wording of the real line in samples/gpu/mleng-a100-xid63-...-remap-pending.txt.
+            kernelLogs
+                .get(node)
+                .log(
+                    SimulatedKernelLog.WARNING,
+                    fault.start(),
+                    "NVRM: Xid ("
+                        + gpu.xidAddress()
+                        + "): 63, pid="
+                        + processId(node, gpu.index)
+                        + ", name=python3, Row Remapper: New row marked for remapping,"
+                        + " reset gpu to activate.");
+          }
+        }
+        case GPU_HOT -> gpu.hotTemperature = fault.activeAt(t) ? (int) script.perSecond() : null;
+        default -> {}
+      }
+    }
+  }
+
+  private int processId(String node, int gpu) {
+    return 100_000
+        + new SplittableRandom(config.seed() + node.hashCode() * 31L + gpu).nextInt(800_000);
   }
 
   private void stepPort(String node, SimulatedPort port, Instant previous, Instant t) {
     boolean down = false;
     String rate = port.nominalRate;
     long symbolErrors = 0;
+    double txFactor = 1;
+    double rxFactor = 1;
+    boolean cnpIgnored = false;
+    int mtu = 9000;
+    SimulatedEthtool.Second ethtool = new SimulatedEthtool.Second();
     for (Script script : scripts) {
       InjectedFault fault = script.fault();
-      if (fault.device() == null || !fault.concerns(node, port.device, port.port)) {
+      if (fault.kind().source() == FaultKind.Source.GPU
+          || fault.kind().source() == FaultKind.Source.NCCL
+          || fault.kind() == FaultKind.SM_FAILOVER) {
+        continue;
+      }
+      if (fault.kind() == FaultKind.PFC_PAUSE_STORM && port.netdev != null) {
+        int victim = fault.affected().indexOf(node + "/" + port.netdev);
+        if (victim >= 0
+            && fault.activeAt(t)
+            && !t.isBefore(fault.start().plus(STORM_SPREAD).plusSeconds(victim))) {
+          // Paused by the switch >= 90% of every second: almost nothing gets out.
+          ethtool.stormVictim = true;
+          txFactor = 0.02;
+        }
+      }
+      if (fault.device() == null || !fault.concerns(node, deviceOrNetdev(fault, port), port.port)) {
         continue;
       }
       switch (fault.kind()) {
@@ -267,21 +743,56 @@ public final class FabricSimulator {
         case LINK_FLAP -> down |= script.flapDownAt(t);
         case LINK_DEGRADED -> rate = fault.activeAt(t) ? script.rate() : rate;
         case SYMBOL_ERROR_BURST -> symbolErrors += fault.activeAt(t) ? script.perSecond() : 0;
+        case PFC_PAUSE_STORM -> {
+          if (fault.activeAt(t)) {
+            // The origin's receive pipeline is stalled: it drains nothing and sends XOFF [MS16].
+            ethtool.stormOrigin = true;
+            ethtool.stormStarted = happensIn(fault, previous, t);
+            Instant error = fault.start().plus(STALL_ERROR_AFTER);
+            ethtool.stormErrorWatermark =
+                error.isBefore(fault.end()) && error.isAfter(previous) && !error.isAfter(t);
+            rxFactor = 0.01;
+          }
+        }
+        case PFC_MISCONFIG -> {
+          if (fault.activeAt(t)) {
+            ethtool.misconfiguredPause.add((int) script.perSecond());
+          }
+        }
+        case ECN_MISCONFIG -> cnpIgnored |= fault.activeAt(t);
+        case LOSSLESS_DROP -> ethtool.losslessDrop |= fault.activeAt(t);
+        case MTU_MISMATCH -> mtu = fault.activeAt(t) ? (int) script.perSecond() : mtu;
         default -> {}
       }
     }
+    ethtool.linkWentDown = down && port.up;
     if (down && port.up) {
       port.addPma("link_downed", 1);
     }
     port.up = !down;
     port.rate = rate;
+    port.mtu = mtu;
+    ethtool.up = port.up;
     if (port.up) {
-      port.traffic(SimulatedNode.rateGbps(rate));
+      port.traffic(SimulatedNode.rateGbps(rate), txFactor, rxFactor, cnpIgnored);
+    } else {
+      port.idle();
     }
     if (symbolErrors > 0) {
       port.addPma("symbol_error", symbolErrors);
       port.addPma("port_rcv_errors", 1);
     }
+    if (port.ethtool != null) {
+      port.ethtool.second(port, ethtool);
+    }
+  }
+
+  /** Ethtool-level faults name the netdev, port faults the RDMA device. */
+  private static String deviceOrNetdev(InjectedFault fault, SimulatedPort port) {
+    return fault.kind().source() == FaultKind.Source.ETHTOOL
+            || fault.kind() == FaultKind.MTU_MISMATCH
+        ? port.netdev
+        : port.device;
   }
 
   /** An instantaneous event at S is applied in the step (previous, t] that contains S. */

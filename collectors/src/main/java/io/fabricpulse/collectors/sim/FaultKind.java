@@ -34,7 +34,17 @@ public enum FaultKind {
   /** Every PMA counter of a port reset to 0 without a reboot (perfquery -R, OpenSM PerfMgr). */
   COUNTER_CLEAR(Source.PORT, null),
   /** The node reboots: new boot_id, every counter restarts from 0. */
-  NODE_REBOOT(Source.NODE, null);
+  NODE_REBOOT(Source.NODE, null),
+  /** PFC pause frames on a priority that should be lossy (PFC enabled on prio 0 by mistake). */
+  PFC_MISCONFIG(Source.ETHTOOL, AlertKind.PFC_MISCONFIG),
+  /** The RoCE reaction point ignores CNPs (DCQCN off): rp_cnp_ignored rising [NE-ib]. */
+  ECN_MISCONFIG(Source.ETHTOOL, AlertKind.ECN_MISCONFIG),
+  /** Drops on the lossless priority: rx_prio3_buf_discard and rx_out_of_buffer rising. */
+  LOSSLESS_DROP(Source.ETHTOOL, AlertKind.LOSSLESS_DROP),
+  /** One netdev at MTU 1500 while the fabric runs 9000 (sysfs class/net/NETDEV/mtu, netdev_mtu). */
+  MTU_MISMATCH(Source.PORT, AlertKind.MTU_MISMATCH),
+  /** A GPU running hot (temperature.gpu around 92 C). */
+  GPU_HOT(Source.GPU, AlertKind.GPU_HOT);
 
   /** Which collector source shows the fault. */
   public enum Source {

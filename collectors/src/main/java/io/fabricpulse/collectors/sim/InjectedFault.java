@@ -2,17 +2,22 @@ package io.fabricpulse.collectors.sim;
 
 import io.fabricpulse.avro.AlertKind;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * One scripted fault of the simulator, so tests and {@code demo} can check detection exactly.
  *
- * @param node subject node
- * @param device RDMA device (or netdev, GPU, ... for other sources); null for node-wide faults
+ * @param node subject node (for SM_FAILOVER the SM host that stops, {@code sm01})
+ * @param device the subject on the node: RDMA device for port faults, netdev for ethtool faults
+ *     (PFC/ECN/lossless/MTU), GPU index ("3") for GPU faults, job id for NCCL faults; null for
+ *     node-wide faults
  * @param port port on the device; null when not port-specific
  * @param start first simulated instant at which the fault is visible in a sample
  * @param end first instant at which it is over (equal to start for instantaneous events)
  * @param detail what exactly is injected, e.g. the degraded rate text
+ * @param affected every other subject the fault shows on, as {@code node/netdev} for the victims of
+ *     a pause storm, {@code node} for the other nodes of an NCCL job; empty when none
  */
 public record InjectedFault(
     FaultKind kind,
@@ -21,7 +26,24 @@ public record InjectedFault(
     Integer port,
     Instant start,
     Instant end,
-    String detail) {
+    String detail,
+    List<String> affected) {
+
+  public InjectedFault {
+    affected = List.copyOf(affected);
+  }
+
+  /** A fault with no subjects besides its own. */
+  public InjectedFault(
+      FaultKind kind,
+      String node,
+      String device,
+      Integer port,
+      Instant start,
+      Instant end,
+      String detail) {
+    this(kind, node, device, port, start, end, detail, List.of());
+  }
 
   public Optional<AlertKind> expectedAlert() {
     return kind.expectedAlert();

@@ -43,7 +43,7 @@ final class SimulatedNode {
     if (p.netdev != null) {
       tree.constant(dir + "/gid_attrs/ndevs/0", p.netdev + "\n");
       tree.constant(dev + "/device/net/" + p.netdev + "/dev_port", (p.port - 1) + "\n");
-      tree.constant("class/net/" + p.netdev + "/mtu", "9000\n");
+      tree.file("class/net/" + p.netdev + "/mtu", () -> p.mtu + "\n");
       tree.file(
           "class/net/" + p.netdev + "/speed",
           () -> p.up ? (long) (rateGbps(p.rate) * 1000) + "\n" : "-1\n");

@@ -88,6 +88,20 @@ final class SimulatedPort {
   boolean up = true;
   String rate;
 
+  /** Bytes and ECN-marked packets of the last simulated second (0 when the port was down). */
+  long lastTxBytes;
+
+  long lastRxBytes;
+  long lastTxPackets;
+  long lastRxPackets;
+  long lastEcnMarked;
+
+  /** ethtool counters of the netdev; null for InfiniBand ports. */
+  SimulatedEthtool ethtool;
+
+  /** Netdev MTU (RoCE ports): 9000 unless an MTU_MISMATCH fault says otherwise. */
+  int mtu = 9000;
+
   SimulatedPort(
       String device, int port, String netdev, String nominalRate, boolean roce, long seed) {
     this.device = device;
@@ -116,6 +130,9 @@ final class SimulatedPort {
   /** Every counter back to zero, as after a reboot. */
   void resetAll() {
     clearPma();
+    if (ethtool != null) {
+      ethtool.reset();
+    }
     for (String name : Q_COUNTERS) {
       hw.put(name, 0L);
     }
@@ -148,11 +165,32 @@ final class SimulatedPort {
     hw.put(name, hw.get(name) + delta);
   }
 
+  /** Nothing moved this second (port down). */
+  void idle() {
+    lastTxBytes = 0;
+    lastRxBytes = 0;
+    lastTxPackets = 0;
+    lastRxPackets = 0;
+    lastEcnMarked = 0;
+  }
+
   /** One simulated second of traffic at the current rate. */
   void traffic(double rateGbps) {
+    traffic(rateGbps, 1, 1, false);
+  }
+
+  /**
+   * One simulated second of traffic.
+   *
+   * @param txFactor share of the normal transmit load that gets out (near 0 while paused)
+   * @param rxFactor share of the normal receive load that gets in (near 0 while stalled)
+   * @param cnpIgnored the reaction point ignores CNPs (DCQCN off): rp_cnp_ignored instead of
+   *     rp_cnp_handled [NE-ib]
+   */
+  void traffic(double rateGbps, double txFactor, double rxFactor, boolean cnpIgnored) {
     double bytesPerSecondAtLineRate = rateGbps * 1e9 / 8;
-    long txBytes = (long) (bytesPerSecondAtLineRate * jitter(txUtilization));
-    long rxBytes = (long) (bytesPerSecondAtLineRate * jitter(rxUtilization));
+    long txBytes = (long) (bytesPerSecondAtLineRate * jitter(txUtilization) * txFactor);
+    long rxBytes = (long) (bytesPerSecondAtLineRate * jitter(rxUtilization) * rxFactor);
     long txPackets = txBytes / IB_MTU_BYTES + 1;
     long rxPackets = rxBytes / IB_MTU_BYTES + 1;
     addPma("port_xmit_data", txBytes / 4);
@@ -176,11 +214,20 @@ final class SimulatedPort {
       addHw("out_of_sequence", 1);
       addHw("packet_seq_err", 1);
     }
+    lastTxBytes = txBytes;
+    lastRxBytes = rxBytes;
+    lastTxPackets = txPackets;
+    lastRxPackets = rxPackets;
+    lastEcnMarked = 0;
     if (roce) {
+      // The notification point answers each ECN-marked RoCE packet with a CNP; the reaction point
+      // handles the CNPs its peers send, unless DCQCN is off and it ignores them [NE-ib].
       long marked = random.nextLong(2_000);
+      lastEcnMarked = marked;
       addHw("np_ecn_marked_roce_packets", marked);
       addHw("np_cnp_sent", marked);
-      addHw("rp_cnp_handled", random.nextLong(2_000));
+      long cnps = random.nextLong(2_000);
+      addHw(cnpIgnored ? "rp_cnp_ignored" : "rp_cnp_handled", cnpIgnored ? cnps + 500 : cnps);
     }
   }
 

@@ -25,7 +25,7 @@ public record SimulatorConfig(
     start = start.truncatedTo(ChronoUnit.SECONDS);
   }
 
-  /** 8 HCAs per node, InfiniBand NDR 400 Gb/s 4X. */
+  /** 8 HCAs per node, InfiniBand NDR 400 Gb/s 4X, plus a 100 GbE RoCE storage NIC (mlx5_8). */
   public static SimulatorConfig infiniband(String cluster, int nodes, long seed, Instant start) {
     return new SimulatorConfig(cluster, nodes, 8, seed, start, LinkLayer.INFINIBAND);
   }

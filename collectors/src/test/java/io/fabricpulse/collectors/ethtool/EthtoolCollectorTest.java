@@ -1,7 +1,7 @@
 package io.fabricpulse.collectors.ethtool;
 
-import static io.fabricpulse.collectors.ethtool.SampleFiles.resourceText;
-import static io.fabricpulse.collectors.ethtool.SampleFiles.sampleText;
+import static io.fabricpulse.collectors.testing.Samples.read;
+import static io.fabricpulse.collectors.testing.Samples.resource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
@@ -41,7 +41,7 @@ class EthtoolCollectorTest {
   void stormSamplePublishesPfcAndEcnRecords() {
     EthtoolCollector collector =
         new EthtoolCollector(
-            fixed(resourceText("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"), "mlx5_core"));
+            fixed(resource("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"), "mlx5_core"));
 
     ParseResult<SpecificRecord> result =
         collector.collect(ctx, "ens5f0np0", "mlx5_0", 1, Map.of("rp_cnp_ignored", 4L));
@@ -59,8 +59,7 @@ class EthtoolCollectorTest {
   @Test
   void portWithoutEcnCountersPublishesNoEmptyEcnRecordAndWastesNoSequenceNumber() {
     EthtoolCollector collector =
-        new EthtoolCollector(
-            fixed(sampleText("ethtool/ethq-mlx5_core-cx4-kernel4.15.txt"), "mlx5_core"));
+        new EthtoolCollector(fixed(read("ethtool/ethq-mlx5_core-cx4-kernel4.15.txt"), "mlx5_core"));
 
     ParseResult<SpecificRecord> result = collector.collect(ctx, "enp1s0f0", null, null, Map.of());
 
@@ -96,8 +95,7 @@ class EthtoolCollectorTest {
   @Test
   void malformedLinesArePassedOnWithTheRecords() {
     ParseResult<SpecificRecord> result =
-        new EthtoolCollector(
-                fixed(resourceText("ethtool/mlx5-malformed-lines-synthetic.txt"), null))
+        new EthtoolCollector(fixed(resource("ethtool/mlx5-malformed-lines-synthetic.txt"), null))
             .collect(ctx, "eth0", null, null, Map.of());
 
     assertEquals(7, result.malformed().size());

@@ -1,7 +1,7 @@
 package io.fabricpulse.collectors.ethtool;
 
-import static io.fabricpulse.collectors.ethtool.SampleFiles.resourceText;
-import static io.fabricpulse.collectors.ethtool.SampleFiles.sampleText;
+import static io.fabricpulse.collectors.testing.Samples.read;
+import static io.fabricpulse.collectors.testing.Samples.resource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -34,7 +34,7 @@ class EthtoolRecordsTest {
 
   @Test
   void pfcRecordOfStormFixtureCarriesPriority3PausesAndStormEvents() throws Exception {
-    List<EthtoolStat> stats = stats(resourceText("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"));
+    List<EthtoolStat> stats = stats(resource("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"));
 
     PfcPauseFrames pfc =
         EthtoolRecords.pfcPauseFrames(ctx, "ens5f0np0", "mlx5_core", "mlx5_0", stats);
@@ -72,7 +72,7 @@ class EthtoolRecordsTest {
 
   @Test
   void ecnRecordMergesEthtoolMarksWithHwCongestionCounters() throws Exception {
-    List<EthtoolStat> stats = stats(resourceText("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"));
+    List<EthtoolStat> stats = stats(resource("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"));
     Map<String, Long> hw =
         Map.of(
             "np_ecn_marked_roce_packets", 88211L,
@@ -100,7 +100,7 @@ class EthtoolRecordsTest {
 
   @Test
   void ethqConnectX4DumpYieldsEveryPausePhyAndPriorityCounter() {
-    List<EthtoolStat> stats = stats(sampleText("ethtool/ethq-mlx5_core-cx4-kernel4.15.txt"));
+    List<EthtoolStat> stats = stats(read("ethtool/ethq-mlx5_core-cx4-kernel4.15.txt"));
 
     PfcPauseFrames pfc = EthtoolRecords.pfcPauseFrames(ctx, "enp1s0f0", "mlx5_core", null, stats);
 
@@ -123,7 +123,7 @@ class EthtoolRecordsTest {
   @Test
   void bytepsPriorityTrafficIsCarried() {
     List<EthtoolStat> stats =
-        stats(sampleText("ethtool/byteps-179-mlx5-prio-counters-before-benchmark.txt"));
+        stats(read("ethtool/byteps-179-mlx5-prio-counters-before-benchmark.txt"));
 
     PfcPauseFrames pfc = EthtoolRecords.pfcPauseFrames(ctx, "enp178s0f0", "mlx5_core", null, stats);
 
@@ -134,8 +134,7 @@ class EthtoolRecordsTest {
 
   @Test
   void legacyMlx5NamesAreKeptRawAndSelected() {
-    List<EthtoolStat> stats =
-        stats(resourceText("ethtool/mlx5-legacy-names-pfc-prio3-synthetic.txt"));
+    List<EthtoolStat> stats = stats(resource("ethtool/mlx5-legacy-names-pfc-prio3-synthetic.txt"));
 
     PfcPauseFrames pfc = EthtoolRecords.pfcPauseFrames(ctx, "eth2", "mlx5_core", null, stats);
 
@@ -151,7 +150,7 @@ class EthtoolRecordsTest {
 
   @Test
   void iceDriverPriorityXoffAndXonAreCarried() {
-    List<EthtoolStat> stats = stats(resourceText("ethtool/ice-e810-pfc-prio3-synthetic.txt"));
+    List<EthtoolStat> stats = stats(resource("ethtool/ice-e810-pfc-prio3-synthetic.txt"));
 
     PfcPauseFrames pfc = EthtoolRecords.pfcPauseFrames(ctx, "ens801f0", "ice", null, stats);
 
@@ -167,7 +166,7 @@ class EthtoolRecordsTest {
 
   @Test
   void eachRecordTakesTheNextSequenceNumber() {
-    List<EthtoolStat> stats = stats(resourceText("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"));
+    List<EthtoolStat> stats = stats(resource("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"));
 
     PfcPauseFrames first = EthtoolRecords.pfcPauseFrames(ctx, "a", "mlx5_core", null, stats);
     EcnMarks second = EthtoolRecords.ecnMarks(ctx, "a", "mlx5_core", null, null, stats);

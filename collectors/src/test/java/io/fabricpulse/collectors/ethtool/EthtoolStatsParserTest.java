@@ -1,7 +1,7 @@
 package io.fabricpulse.collectors.ethtool;
 
-import static io.fabricpulse.collectors.ethtool.SampleFiles.resourceText;
-import static io.fabricpulse.collectors.ethtool.SampleFiles.sampleText;
+import static io.fabricpulse.collectors.testing.Samples.read;
+import static io.fabricpulse.collectors.testing.Samples.resource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,7 +23,7 @@ class EthtoolStatsParserTest {
   @Test
   void ethqConnectX4DumpWithoutHeaderOrIndentationParsesEveryLine() {
     ParseResult<EthtoolStat> result =
-        parser.parse("ethq", sampleText("ethtool/ethq-mlx5_core-cx4-kernel4.15.txt"));
+        parser.parse("ethq", read("ethtool/ethq-mlx5_core-cx4-kernel4.15.txt"));
 
     assertEquals(List.of(), result.malformed());
     assertEquals(751, result.records().size());
@@ -44,8 +44,7 @@ class EthtoolStatsParserTest {
   @Test
   void bytepsIndentedGrepExcerptKeepsPerPriorityTraffic() {
     ParseResult<EthtoolStat> result =
-        parser.parse(
-            "byteps", sampleText("ethtool/byteps-179-mlx5-prio-counters-before-benchmark.txt"));
+        parser.parse("byteps", read("ethtool/byteps-179-mlx5-prio-counters-before-benchmark.txt"));
 
     assertEquals(List.of(), result.malformed());
     assertEquals(32, result.records().size());
@@ -60,7 +59,7 @@ class EthtoolStatsParserTest {
   @Test
   void headerLineIsNotACounter() {
     ParseResult<EthtoolStat> result =
-        parser.parse("synthetic", resourceText("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"));
+        parser.parse("synthetic", resource("ethtool/mlx5-pfc-storm-prio3-synthetic.txt"));
 
     assertEquals(List.of(), result.malformed());
     assertEquals(37, result.records().size());
@@ -71,7 +70,7 @@ class EthtoolStatsParserTest {
   @Test
   void malformedLinesAreCountedWithLineNumbersAndSkipped() {
     ParseResult<EthtoolStat> result =
-        parser.parse("bad.txt", resourceText("ethtool/mlx5-malformed-lines-synthetic.txt"));
+        parser.parse("bad.txt", resource("ethtool/mlx5-malformed-lines-synthetic.txt"));
 
     assertEquals(
         List.of(

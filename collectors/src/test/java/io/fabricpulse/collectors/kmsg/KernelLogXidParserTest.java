@@ -8,7 +8,7 @@ import io.fabricpulse.avro.XidKind;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
-import io.fabricpulse.collectors.opensm.SharedSamples;
+import io.fabricpulse.collectors.testing.Samples;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -22,7 +22,7 @@ class KernelLogXidParserTest {
     String name = "gpu/akash-244-dmesg-xid43-31-94-contained.txt";
     SampleContext context = SampleContext.of(NODE, Instant.parse("2024-08-10T00:00:00Z"));
     ParseResult<GpuXid> result =
-        new KernelLogXidParser(ZoneOffset.UTC, null).parse(SharedSamples.read(name), context, name);
+        new KernelLogXidParser(ZoneOffset.UTC, null).parse(Samples.read(name), context, name);
 
     assertEquals(List.of(), result.malformed());
     List<GpuXid> xids = result.records();
@@ -64,7 +64,7 @@ class KernelLogXidParserTest {
     Instant readTime = Instant.parse("2023-06-07T19:32:16Z");
     ParseResult<GpuXid> result =
         new KernelLogXidParser(ZoneOffset.UTC, null)
-            .parse(SharedSamples.read(name), SampleContext.of(NODE, readTime), name);
+            .parse(Samples.read(name), SampleContext.of(NODE, readTime), name);
 
     assertEquals(1, result.records().size());
     GpuXid remap = result.records().get(0);
@@ -85,7 +85,7 @@ class KernelLogXidParserTest {
     String name = "kernel-log-prefixes-fallen-off-bus-synthetic.txt";
     ParseResult<GpuXid> result =
         new KernelLogXidParser(ZoneOffset.ofHours(8), boot)
-            .parse(SharedSamples.resource("/kmsg/" + name), SampleContext.of(NODE, readTime), name);
+            .parse(Samples.resource("/kmsg/" + name), SampleContext.of(NODE, readTime), name);
     List<GpuXid> records = result.records();
 
     assertEquals(6, records.size());

@@ -4,13 +4,13 @@ import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.testing.Samples;
 import io.fabricpulse.schemas.nccl.NcclKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -25,16 +25,12 @@ final class NcclSamples {
 
   /** The real capture {@code nccl/<name>.txt}. */
   static Path real(String name) {
-    return samplesDir().resolve("nccl").resolve(name + ".txt");
+    return Samples.path("nccl/" + name + ".txt");
   }
 
   /** A synthetic fixture under src/test/resources/nccl. */
   static Path synthetic(String fileName) {
-    try {
-      return Paths.get(NcclSamples.class.getResource("/nccl/" + fileName).toURI());
-    } catch (Exception e) {
-      throw new IllegalStateException("missing fixture " + fileName, e);
-    }
+    return Samples.resourcePath("nccl/" + fileName);
   }
 
   static Parsed parse(Path file) {
@@ -67,20 +63,5 @@ final class NcclSamples {
       return records().stream()
           .collect(Collectors.groupingBy(NcclLog::getKind, Collectors.counting()));
     }
-  }
-
-  private static Path samplesDir() {
-    String property = System.getProperty("fabricpulse.samples");
-    if (property != null && Files.isDirectory(Paths.get(property))) {
-      return Paths.get(property);
-    }
-    Path dir = Paths.get(System.getProperty("user.dir")).toAbsolutePath();
-    while (dir != null) {
-      if (Files.exists(dir.resolve("pom.xml")) && Files.isDirectory(dir.resolve(".mvn"))) {
-        return dir.resolve("../shared/samples").normalize();
-      }
-      dir = dir.getParent();
-    }
-    throw new IllegalStateException("samples not found: set -Dfabricpulse.samples");
   }
 }

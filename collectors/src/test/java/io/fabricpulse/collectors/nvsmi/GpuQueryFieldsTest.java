@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.fabricpulse.collectors.opensm.SharedSamples;
+import io.fabricpulse.collectors.testing.Samples;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -13,8 +13,7 @@ class GpuQueryFieldsTest {
   @Test
   void olderDriverWithoutRemappedRowsOrMemoryTemperature() {
     GpuQueryFields fields =
-        GpuQueryFields.fromHelpText(
-            SharedSamples.resource("/nvsmi/help-query-gpu-r470-synthetic.txt"));
+        GpuQueryFields.fromHelpText(Samples.resource("/nvsmi/help-query-gpu-r470-synthetic.txt"));
 
     assertEquals(
         List.of(

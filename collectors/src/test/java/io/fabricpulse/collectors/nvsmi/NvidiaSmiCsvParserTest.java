@@ -9,7 +9,7 @@ import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
-import io.fabricpulse.collectors.opensm.SharedSamples;
+import io.fabricpulse.collectors.testing.Samples;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,7 @@ class NvidiaSmiCsvParserTest {
   @Test
   void h100CaptureWithHeaderIdleAndLoad() {
     String name = "gpu/nvgpuexp-h100-query-gpu-ecc-csv.txt";
-    ParseResult<GpuEcc> result = parser.parseWithHeader(SharedSamples.read(name), context, name);
+    ParseResult<GpuEcc> result = parser.parseWithHeader(Samples.read(name), context, name);
 
     // The capture tool's own header ("collected_at: ...", lines 9-14) is not nvidia-smi output.
     assertEquals(6, result.malformed().size());
@@ -71,8 +71,7 @@ class NvidiaSmiCsvParserTest {
   void noHeaderNoUnitsWithNullsAndAShortRow() {
     String name = "query-gpu-noheader-nounits-synthetic.csv";
     ParseResult<GpuEcc> result =
-        parser.parse(
-            GpuQueryFields.WANTED, SharedSamples.resource("/nvsmi/" + name), context, name);
+        parser.parse(GpuQueryFields.WANTED, Samples.resource("/nvsmi/" + name), context, name);
 
     assertEquals(2, result.records().size());
     GpuEcc remapPending = result.records().get(0);

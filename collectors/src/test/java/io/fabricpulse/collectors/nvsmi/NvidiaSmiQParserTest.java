@@ -9,7 +9,7 @@ import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
-import io.fabricpulse.collectors.opensm.SharedSamples;
+import io.fabricpulse.collectors.testing.Samples;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,7 +23,7 @@ class NvidiaSmiQParserTest {
   @Test
   void eightH100sWithNewEccLayoutAllZero() {
     String name = "gpu/gpud-nvidia-smi-q-8xh100-535.161.08.txt";
-    ParseResult<GpuEcc> result = parser.parse(SharedSamples.read(name), context, name);
+    ParseResult<GpuEcc> result = parser.parse(Samples.read(name), context, name);
 
     assertEquals(List.of(), result.malformed());
     List<GpuEcc> gpus = result.records();
@@ -75,7 +75,7 @@ class NvidiaSmiQParserTest {
   @Test
   void a100WithRemapPendingAndElisions() {
     String name = "gpu/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt";
-    ParseResult<GpuEcc> result = parser.parse(SharedSamples.read(name), context, name);
+    ParseResult<GpuEcc> result = parser.parse(Samples.read(name), context, name);
 
     assertEquals(1, result.records().size());
     GpuEcc gpu = result.records().get(0);
@@ -103,7 +103,7 @@ class NvidiaSmiQParserTest {
   @Test
   void v100WithOldSingleDoubleBitLayout() {
     String name = "/nvsmi/nvidia-smi-q-v100-old-ecc-layout-synthetic.txt";
-    GpuEcc gpu = parser.parse(SharedSamples.resource(name), context, name).records().get(0);
+    GpuEcc gpu = parser.parse(Samples.resource(name), context, name).records().get(0);
 
     assertEquals("Tesla V100-SXM2-32GB", gpu.getName());
     assertEquals(5L, gpu.getEccCorrectedVolatile());

@@ -9,6 +9,7 @@ import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.testing.Samples;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -27,7 +28,7 @@ class OpenSmLogParserTest {
   void realStandbyLogYieldsStateChangesAndMadErrors() {
     // The mail with this log was sent in March 2019; read it as of Mar 12 2019.
     SampleContext context = SampleContext.of(SM_NODE, Instant.parse("2019-03-12T12:00:00Z"));
-    ParseResult<SmSweep> result = parser.parse(SharedSamples.read(REAL_LOG), context, REAL_LOG);
+    ParseResult<SmSweep> result = parser.parse(Samples.read(REAL_LOG), context, REAL_LOG);
     List<SmSweep> records = result.records();
 
     assertEquals(0, result.malformed().size());
@@ -76,8 +77,7 @@ class OpenSmLogParserTest {
   void masterSweepTrapAndPerfMgrLines() {
     SampleContext context = SampleContext.of(SM_NODE, Instant.parse("2025-06-20T00:00:00Z"));
     String name = "opensm-master-perfmgr-synthetic.log";
-    ParseResult<SmSweep> result =
-        parser.parse(SharedSamples.resource("/opensm/" + name), context, name);
+    ParseResult<SmSweep> result = parser.parse(Samples.resource("/opensm/" + name), context, name);
     List<SmSweep> records = result.records();
     Map<SmEventKind, List<SmSweep>> byKind =
         records.stream().collect(Collectors.groupingBy(SmSweep::getEvent));

@@ -8,6 +8,7 @@ import io.fabricpulse.avro.SmSource;
 import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.testing.Samples;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class SminfoParserTest {
 
   @Test
   void simulatedMasterAnswer() {
-    String text = SharedSamples.read("ib_tools/ibsim-lab-sminfo-master-simulated.txt");
+    String text = Samples.read("ib_tools/ibsim-lab-sminfo-master-simulated.txt");
     List<SmSweep> records = parser.parse(text, context).records();
 
     assertEquals(1, records.size());
@@ -56,7 +57,7 @@ class SminfoParserTest {
   @Test
   void failedRunIsPublishedAsFailure() {
     String name = "/opensm/sminfo-iberror-synthetic.txt";
-    SminfoOutput output = new SminfoOutput(255, SharedSamples.resource(name), "");
+    SminfoOutput output = new SminfoOutput(255, Samples.resource(name), "");
     List<SmSweep> records = parser.parse(output, context).records();
 
     assertEquals(1, records.size());

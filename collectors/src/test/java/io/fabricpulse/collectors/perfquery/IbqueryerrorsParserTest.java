@@ -1,6 +1,6 @@
 package io.fabricpulse.collectors.perfquery;
 
-import static io.fabricpulse.collectors.ethtool.SampleFiles.sampleText;
+import static io.fabricpulse.collectors.testing.Samples.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.fabricpulse.avro.Counter;
@@ -25,8 +25,7 @@ class IbqueryerrorsParserTest {
 
   @Test
   void everyPortLineBecomesARecordWithPmaWidths() {
-    ParseResult<PortCounters> result =
-        new IbqueryerrorsParser().parse(ctx, SAMPLE, sampleText(SAMPLE));
+    ParseResult<PortCounters> result = new IbqueryerrorsParser().parse(ctx, SAMPLE, read(SAMPLE));
 
     assertEquals(List.of(), result.malformed());
     assertEquals(15, result.records().size());

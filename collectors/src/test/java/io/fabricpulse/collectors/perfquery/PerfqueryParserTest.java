@@ -1,7 +1,7 @@
 package io.fabricpulse.collectors.perfquery;
 
-import static io.fabricpulse.collectors.ethtool.SampleFiles.resourceText;
-import static io.fabricpulse.collectors.ethtool.SampleFiles.sampleText;
+import static io.fabricpulse.collectors.testing.Samples.read;
+import static io.fabricpulse.collectors.testing.Samples.resource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,7 +30,7 @@ class PerfqueryParserTest {
 
   @Test
   void extendedCountersOfBothSwitchPortsWithRawValues() throws Exception {
-    ParseResult<PortCounters> result = parser.parse(ctx, TREY, sampleText(TREY));
+    ParseResult<PortCounters> result = parser.parse(ctx, TREY, read(TREY));
 
     assertEquals(List.of(), result.malformed());
     assertEquals(2, result.records().size());
@@ -65,8 +65,7 @@ class PerfqueryParserTest {
 
   @Test
   void guidNamesTheDeviceWhenGiven() {
-    ParseResult<PortCounters> result =
-        parser.parse(ctx, TREY, sampleText(TREY), "0x7cfe9003009ce5b0");
+    ParseResult<PortCounters> result = parser.parse(ctx, TREY, read(TREY), "0x7cfe9003009ce5b0");
 
     assertEquals("0x7cfe9003009ce5b0", result.records().get(0).getDevice());
     assertEquals("0x7cfe9003009ce5b0", result.records().get(1).getDevice());
@@ -76,7 +75,7 @@ class PerfqueryParserTest {
   void basicPortCountersCarryPmaWidths() {
     ParseResult<PortCounters> result =
         parser.parse(
-            ctx, "basic", resourceText("perfquery/perfquery-basic-port-counters-synthetic.txt"));
+            ctx, "basic", resource("perfquery/perfquery-basic-port-counters-synthetic.txt"));
 
     assertEquals(List.of(), result.malformed());
     PortCounters port = result.records().get(0);
@@ -99,7 +98,7 @@ class PerfqueryParserTest {
   @Test
   void malformedLinesAreSkippedWithLineNumbers() {
     ParseResult<PortCounters> result =
-        parser.parse(ctx, "bad", resourceText("perfquery/perfquery-malformed-synthetic.txt"));
+        parser.parse(ctx, "bad", resource("perfquery/perfquery-malformed-synthetic.txt"));
 
     assertEquals(
         List.of(1L, 6L, 8L, 9L, 10L), result.malformed().stream().map(Malformed::line).toList());

@@ -106,7 +106,16 @@ class FabricSimulatorTest {
             .read(SampleContext.of(sim.identity("gpu002"), sim.now()));
 
     assertTrue(result.malformed().isEmpty());
-    assertEquals(8, result.records().size());
+    assertEquals(9, result.records().size(), "8 InfiniBand HCAs and the RoCE storage NIC");
+    PortCounters storage = result.records().get(8);
+    assertEquals("mlx5_8", storage.getDevice());
+    assertEquals("Ethernet", storage.getLinkLayer());
+    assertEquals("ens9f0np0", storage.getNetdev());
+    assertEquals(9000, storage.getNetdevMtu());
+    assertEquals(100.0, storage.getRateGbps());
+    assertEquals(
+        List.of("mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_7"),
+        sim.devices());
     for (int i = 0; i < 8; i++) {
       PortCounters p = result.records().get(i);
       assertEquals("mlx5_" + i, p.getDevice());
@@ -334,7 +343,7 @@ class FabricSimulatorTest {
 
   @Test
   void everyKindOfIssue3IsListed() {
-    assertEquals(13, FaultKind.values().length);
+    assertEquals(18, FaultKind.values().length);
     EnumSet<FaultKind> silent = EnumSet.noneOf(FaultKind.class);
     for (FaultKind kind : FaultKind.values()) {
       if (kind.expectedAlert().isEmpty()) {

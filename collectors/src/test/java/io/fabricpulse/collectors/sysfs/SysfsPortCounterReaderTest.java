@@ -11,12 +11,11 @@ import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.testing.Samples;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,14 +28,7 @@ class SysfsPortCounterReaderTest {
 
   /** Unpacks a sample and returns the directory holding class/infiniband (the --sysfs-root). */
   private Path unpack(String sample) throws IOException {
-    Ttar.unpack(Samples.file("sysfs_ib/" + sample), tmp);
-    try (Stream<Path> walk = Files.walk(tmp)) {
-      return walk.filter(p -> p.endsWith("class/infiniband"))
-          .findFirst()
-          .orElseThrow()
-          .getParent()
-          .getParent();
-    }
+    return Samples.unpackSysfs(sample, tmp);
   }
 
   private static ParseResult<PortCounters> read(SysfsTree tree) {

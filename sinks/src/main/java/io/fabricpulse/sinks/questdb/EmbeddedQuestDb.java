@@ -57,6 +57,32 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     return db;
   }
 
+  /**
+   * QuestDB logs every WAL apply at INFO to stdout by default; an embedded store keeps its log in a
+   * file under its root and prints only critical errors (conf/log.conf is read at start-up).
+   */
+  private void writeLogConfig() throws IOException {
+    Path conf = rootDir.resolve("conf").resolve("log.conf");
+    // QuestDB's documented override of its log config location (-Dout=...); without it the
+    // logger may already be configured from the jar's defaults when the server starts.
+    System.setProperty("out", conf.toAbsolutePath().toString());
+    if (Files.exists(conf)) {
+      return;
+    }
+    Files.createDirectories(conf.getParent());
+    Path logFile = rootDir.resolve("log").resolve("questdb.log");
+    Files.createDirectories(logFile.getParent());
+    Files.writeString(
+        conf,
+        String.join(
+            "\n",
+            "writers=file",
+            "w.file.class=io.questdb.log.LogFileWriter",
+            "w.file.location=" + logFile.toAbsolutePath(),
+            "w.file.level=INFO,ERROR,CRITICAL",
+            ""));
+  }
+
   /** Starts (or restarts after {@link #stop()}) the server; returns when it accepts requests. */
   public synchronized void start() {
     if (server != null) {
@@ -71,6 +97,7 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     env.put("QDB_TELEMETRY_ENABLED", "false");
     try {
       Files.createDirectories(rootDir);
+      writeLogConfig();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create QuestDB root " + rootDir, e);
     }
@@ -150,10 +177,11 @@ public final class EmbeddedQuestDb implements AutoCloseable {
         last = e.getMessage();
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(
+        throw new IllegalStateException(
             "timed out after " + timeout + " waiting on [" + sql + "]: " + last);
       }
-      Thread.onSpinWait();
+      // WAL apply runs on QuestDB's own schedule; poll gently instead of spinning on HTTP.
+      java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
     }
   }
 

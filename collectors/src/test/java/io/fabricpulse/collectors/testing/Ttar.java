@@ -1,4 +1,4 @@
-package io.fabricpulse.collectors.sysfs;
+package io.fabricpulse.collectors.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,10 +13,10 @@ import java.util.List;
  * newline; {@code NULLBYTE} stands for a NUL byte); {@code SymlinkTo: T} after a Path makes a
  * symlink; {@code Mode:} lines are ignored.
  */
-final class Ttar {
+public final class Ttar {
   private Ttar() {}
 
-  static void unpack(Path archive, Path into) throws IOException {
+  public static void unpack(Path archive, Path into) throws IOException {
     List<String> lines = Files.readAllLines(archive, StandardCharsets.UTF_8);
     String path = null;
     int i = 0;

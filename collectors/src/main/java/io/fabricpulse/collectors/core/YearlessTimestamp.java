@@ -1,4 +1,4 @@
-package io.fabricpulse.collectors.opensm;
+package io.fabricpulse.collectors.core;
 
 import java.time.Duration;
 import java.time.Instant;

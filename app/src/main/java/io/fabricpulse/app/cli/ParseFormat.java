@@ -1,0 +1,120 @@
+package io.fabricpulse.app.cli;
+
+import io.fabricpulse.collectors.core.ParseResult;
+import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.ethtool.EthtoolRecords;
+import io.fabricpulse.collectors.ethtool.EthtoolStat;
+import io.fabricpulse.collectors.ethtool.EthtoolStatsParser;
+import io.fabricpulse.collectors.kmsg.KernelLogXidParser;
+import io.fabricpulse.collectors.nccl.NcclLineParser;
+import io.fabricpulse.collectors.nvsmi.NvidiaSmiCsvParser;
+import io.fabricpulse.collectors.nvsmi.NvidiaSmiQParser;
+import io.fabricpulse.collectors.opensm.OpenSmLogParser;
+import io.fabricpulse.collectors.opensm.SminfoParser;
+import io.fabricpulse.collectors.perfquery.IbqueryerrorsParser;
+import io.fabricpulse.collectors.perfquery.PerfqueryParser;
+import io.fabricpulse.collectors.sysfs.DirectorySysfsTree;
+import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
+import java.nio.file.Path;
+import java.time.ZoneId;
+import java.util.Locale;
+import org.apache.avro.specific.SpecificRecord;
+
+/** The captured tool outputs {@code fabricpulse parse} reads, each with the collector's parser. */
+public enum ParseFormat {
+  /** A sysfs root directory (holding class/infiniband): PortCounters per port. */
+  SYSFS("sysfs"),
+  /** {@code ethtool -S} text: one PfcPauseFrames, plus EcnMarks when there are ECN counters. */
+  ETHTOOL("ethtool"),
+  /** OpenSM log lines: SmSweep events. */
+  OPENSM_LOG("opensm-log"),
+  /** {@code sminfo} output: one SmSweep poll. */
+  SMINFO("sminfo"),
+  /** {@code nvidia-smi --query-gpu=... --format=csv} with its header: GpuEcc per GPU. */
+  NVIDIA_SMI_CSV("nvidia-smi-csv"),
+  /** {@code nvidia-smi -q}: GpuEcc per GPU. */
+  NVIDIA_SMI_Q("nvidia-smi-q"),
+  /** Kernel log (/dev/kmsg, dmesg, journalctl -k): GpuXid events. */
+  KMSG("kmsg"),
+  /** NCCL_DEBUG=INFO logs: NcclLog per NCCL line. */
+  NCCL("nccl"),
+  /** {@code perfquery [-x]}: PortCounters. */
+  PERFQUERY("perfquery"),
+  /** {@code ibqueryerrors}: PortCounters per reported port. */
+  IBQUERYERRORS("ibqueryerrors");
+
+  private final String cliName;
+
+  ParseFormat(String cliName) {
+    this.cliName = cliName;
+  }
+
+  /** The name on the command line, e.g. {@code opensm-log}. */
+  public String cliName() {
+    return cliName;
+  }
+
+  public boolean readsDirectory() {
+    return this == SYSFS;
+  }
+
+  public static ParseFormat fromCliName(String name) {
+    for (ParseFormat format : values()) {
+      if (format.cliName.equals(name.toLowerCase(Locale.ROOT))) {
+        return format;
+      }
+    }
+    throw new IllegalArgumentException(name);
+  }
+
+  /** Options some formats need besides the sample context. */
+  public record Extras(String netdev, String driver, String job, ZoneId zone) {}
+
+  /**
+   * Parses one input.
+   *
+   * @param source file name for malformed reports
+   * @param text the file's text (null for {@link #SYSFS})
+   * @param directory the sysfs root (only for {@link #SYSFS})
+   */
+  public ParseResult<SpecificRecord> parse(
+      String source, String text, Path directory, SampleContext ctx, Extras extras) {
+    ParseResult<SpecificRecord> result = new ParseResult<>();
+    switch (this) {
+      case SYSFS ->
+          result.addAll(new SysfsPortCounterReader(new DirectorySysfsTree(directory)).read(ctx));
+      case ETHTOOL -> {
+        ParseResult<EthtoolStat> stats = new EthtoolStatsParser().parse(source, text);
+        stats.malformed().forEach(m -> result.skip(m.source(), m.line(), m.reason()));
+        if (stats.records().isEmpty()) {
+          result.skip(source, 0, "no ethtool counters");
+        } else {
+          result.add(
+              EthtoolRecords.pfcPauseFrames(
+                  ctx, extras.netdev(), extras.driver(), null, stats.records()));
+          if (!EthtoolRecords.ecnCounters(stats.records(), extras.driver(), java.util.Map.of())
+              .isEmpty()) {
+            result.add(
+                EthtoolRecords.ecnMarks(
+                    ctx, extras.netdev(), extras.driver(), null, null, stats.records()));
+          }
+        }
+      }
+      case OPENSM_LOG -> result.addAll(new OpenSmLogParser(extras.zone()).parse(text, ctx, source));
+      case SMINFO -> result.addAll(new SminfoParser().parse(text, ctx));
+      case NVIDIA_SMI_CSV ->
+          result.addAll(new NvidiaSmiCsvParser().parseWithHeader(text, ctx, source));
+      case NVIDIA_SMI_Q -> result.addAll(new NvidiaSmiQParser().parse(text, ctx, source));
+      case KMSG ->
+          result.addAll(new KernelLogXidParser(extras.zone(), null).parse(text, ctx, source));
+      case NCCL ->
+          result.addAll(
+              new NcclLineParser()
+                  .parseAll(
+                      NcclLineParser.linesOf(source, text.lines().toList(), extras.job()), ctx));
+      case PERFQUERY -> result.addAll(new PerfqueryParser().parse(ctx, source, text));
+      case IBQUERYERRORS -> result.addAll(new IbqueryerrorsParser().parse(ctx, source, text));
+    }
+    return result;
+  }
+}

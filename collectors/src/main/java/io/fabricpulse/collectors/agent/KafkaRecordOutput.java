@@ -1,0 +1,90 @@
+package io.fabricpulse.collectors.agent;
+
+import io.fabricpulse.collectors.core.NodeIdentity;
+import io.fabricpulse.collectors.publish.RecordPublisher;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicSpec;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.KafkaException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes each record to the raw topic of its type (PortCounters to fabric.raw.port-counters,
+ * ...) through one {@link RecordPublisher} per topic, all sharing one idempotent {@code acks=all}
+ * producer, so a node holds one set of broker connections. Each topic has its own bounded
+ * drop-oldest buffer, so a flood on one source cannot push out another source's records.
+ */
+public final class KafkaRecordOutput implements RecordOutput {
+  private static final Logger LOG = LoggerFactory.getLogger(KafkaRecordOutput.class);
+
+  private final Producer<String, SpecificRecord> producer;
+  private final Map<Class<?>, RecordPublisher> publishers = new LinkedHashMap<>();
+
+  public KafkaRecordOutput(
+      Producer<String, SpecificRecord> producer, FabricTopics topics, int bufferRecords) {
+    this.producer = producer;
+    for (TopicSpec spec : topics.raw()) {
+      publishers.put(spec.valueType(), new RecordPublisher(producer, spec.name(), bufferRecords));
+    }
+  }
+
+  /** The production output for a configuration: one real producer, the default topics. */
+  public static KafkaRecordOutput forConfig(CollectorConfig config) {
+    return new KafkaRecordOutput(
+        RecordPublisher.createProducer(config.producerProperties()),
+        FabricTopics.defaults(),
+        config.bufferRecords());
+  }
+
+  @Override
+  public void publish(NodeIdentity identity, List<SpecificRecord> records) {
+    for (SpecificRecord record : records) {
+      publisherFor(record).publish(identity, record);
+    }
+  }
+
+  /** The publisher of a record type's topic (for its counters: sent, dropped, buffered). */
+  public RecordPublisher publisherFor(SpecificRecord record) {
+    RecordPublisher publisher = publishers.get(record.getClass());
+    if (publisher == null) {
+      throw new IllegalArgumentException("no raw topic for " + record.getSchema().getFullName());
+    }
+    return publisher;
+  }
+
+  @Override
+  public void flush() {
+    for (RecordPublisher publisher : publishers.values()) {
+      try {
+        publisher.flush();
+      } catch (KafkaException e) {
+        LOG.warn("flush failed: {}", e.toString());
+      }
+    }
+  }
+
+  /** Flushes every topic, then closes the shared producer and reports what could not be sent. */
+  @Override
+  public void close() {
+    flush();
+    producer.close(Duration.ofSeconds(30));
+    long unsent = 0;
+    long dropped = 0;
+    for (RecordPublisher publisher : publishers.values()) {
+      unsent += publisher.buffered();
+      dropped += publisher.dropped();
+    }
+    if (unsent > 0 || dropped > 0) {
+      LOG.warn(
+          "collector output closed with {} records unsent and {} dropped for lack of buffer space",
+          unsent,
+          dropped);
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package io.fabricpulse.collectors.agent;
+
+import io.fabricpulse.collectors.core.NodeFacts;
+import io.fabricpulse.collectors.core.NodeIdentity;
+import io.fabricpulse.collectors.ethtool.CommandEthtoolSource;
+import io.fabricpulse.collectors.ethtool.EthtoolCollector;
+import io.fabricpulse.collectors.kmsg.JournalctlKernelLogSource;
+import io.fabricpulse.collectors.kmsg.KernelLogSource;
+import io.fabricpulse.collectors.kmsg.KernelLogXidParser;
+import io.fabricpulse.collectors.kmsg.KmsgSource;
+import io.fabricpulse.collectors.nccl.NcclLogTailer;
+import io.fabricpulse.collectors.nvsmi.CommandNvidiaSmiSource;
+import io.fabricpulse.collectors.nvsmi.NvidiaSmiCollector;
+import io.fabricpulse.collectors.opensm.OpenSmLogParser;
+import io.fabricpulse.collectors.opensm.OpenSmLogTailer;
+import io.fabricpulse.collectors.opensm.ProcessSminfoSource;
+import io.fabricpulse.collectors.sysfs.DirectorySysfsTree;
+import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
+import io.fabricpulse.collectors.sysfs.SysfsTree;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Builds the agent's sources on the real node from a {@link CollectorConfig}. */
+public final class SourceTasks {
+  private static final Logger LOG = LoggerFactory.getLogger(SourceTasks.class);
+
+  /** How often the ethtool source looks up which netdevs are RoCE ports again. */
+  static final Duration NETDEV_REFRESH = Duration.ofMinutes(1);
+
+  private SourceTasks() {}
+
+  /**
+   * Who this node is: the configured cluster, the configured node name or the host name, and the
+   * boot id (read from {@code proc_root}; "unknown" when it cannot be read, e.g. off Linux).
+   */
+  public static NodeIdentity identity(CollectorConfig config, NodeFacts facts) {
+    String node = config.node() != null ? config.node() : facts.hostname();
+    String bootId;
+    try {
+      bootId = facts.bootId();
+    } catch (IOException e) {
+      LOG.warn("boot id unavailable ({}); reboots will look like counter clears", e.toString());
+      bootId = "unknown";
+    }
+    return new NodeIdentity(config.cluster(), node, bootId);
+  }
+
+  /** The enabled sources, in a fixed order (sysfs first, so --once lists ports first). */
+  public static List<SourceTask> fromConfig(
+      CollectorConfig config, NodeIdentity identity, NodeFacts facts, Instant now) {
+    List<SourceTask> tasks = new ArrayList<>();
+    SysfsTree tree = new DirectorySysfsTree(config.path(CollectorConfig.SYSFS_ROOT));
+    SysfsPortCounterReader reader =
+        new SysfsPortCounterReader(
+            tree,
+            config.pattern(CollectorConfig.SYSFS_INCLUDE),
+            config.pattern(CollectorConfig.SYSFS_EXCLUDE));
+    if (config.enabled(SourceKind.SYSFS)) {
+      tasks.add(new SysfsTask(identity, config.interval(SourceKind.SYSFS), reader));
+    }
+    if (config.enabled(SourceKind.ETHTOOL)) {
+      CommandEthtoolSource ethtool =
+          new CommandEthtoolSource(
+              config.string(CollectorConfig.ETHTOOL_COMMAND),
+              config.duration(CollectorConfig.ETHTOOL_TIMEOUT),
+              config.path(CollectorConfig.SYSFS_ROOT));
+      RoceNetdevs netdevs =
+          new RoceNetdevs(
+              tree, reader, config.list(CollectorConfig.ETHTOOL_NETDEVS), NETDEV_REFRESH);
+      tasks.add(
+          new EthtoolTask(
+              identity,
+              config.interval(SourceKind.ETHTOOL),
+              new EthtoolCollector(ethtool),
+              netdevs));
+    }
+    if (config.enabled(SourceKind.GPU)) {
+      CommandNvidiaSmiSource nvidiaSmi =
+          new CommandNvidiaSmiSource(
+              config.string(CollectorConfig.GPU_COMMAND),
+              config.duration(CollectorConfig.GPU_TIMEOUT));
+      tasks.add(
+          new GpuTask(
+              identity, config.interval(SourceKind.GPU), new NvidiaSmiCollector(nvidiaSmi)));
+    }
+    if (config.enabled(SourceKind.KMSG)) {
+      tasks.add(kmsgTask(config, identity, facts, now));
+    }
+    if (config.enabled(SourceKind.SMINFO)) {
+      tasks.add(
+          new SminfoTask(
+              identity,
+              config.interval(SourceKind.SMINFO),
+              new ProcessSminfoSource(
+                  config.string(CollectorConfig.SMINFO_COMMAND),
+                  config.list(CollectorConfig.SMINFO_ARGS),
+                  config.duration(CollectorConfig.SMINFO_TIMEOUT))));
+    }
+    if (config.enabled(SourceKind.OPENSM)) {
+      Path log = config.path(CollectorConfig.OPENSM_LOG);
+      ZoneId zone = config.zone(CollectorConfig.OPENSM_ZONE);
+      tasks.add(
+          new OpenSmLogTask(
+              identity,
+              config.interval(SourceKind.OPENSM),
+              OpenSmLogTailer.fromEnd(log),
+              new OpenSmLogParser(zone != null ? zone : ZoneId.systemDefault()),
+              log.toString()));
+    }
+    if (config.enabled(SourceKind.NCCL)) {
+      tasks.add(
+          new NcclTask(
+              identity,
+              config.interval(SourceKind.NCCL),
+              new NcclLogTailer(
+                  config.list(CollectorConfig.NCCL_GLOBS),
+                  config.pattern(CollectorConfig.NCCL_JOB_REGEX))));
+    }
+    return tasks;
+  }
+
+  /**
+   * /dev/kmsg when it can be opened (records since the collector started, stamped in monotonic time
+   * that the boot time converts); otherwise {@code journalctl -k -f}, which also works where
+   * kernel.dmesg_restrict hides /dev/kmsg from a collector without CAP_SYSLOG.
+   */
+  private static KmsgTask kmsgTask(
+      CollectorConfig config, NodeIdentity identity, NodeFacts facts, Instant now) {
+    Path device = config.path(CollectorConfig.KMSG_DEVICE);
+    Instant bootTime = facts.bootTime(now);
+    KernelLogXidParser parser = new KernelLogXidParser(ZoneId.systemDefault(), bootTime);
+    long uptimeMicros = bootTime == null ? 0 : Duration.between(bootTime, now).toNanos() / 1000;
+    KernelLogSource source;
+    String name;
+    try {
+      source = new KmsgSource(device, uptimeMicros);
+      name = device.toString();
+    } catch (IOException e) {
+      JournalctlKernelLogSource journal =
+          new JournalctlKernelLogSource(config.string(CollectorConfig.KMSG_JOURNALCTL));
+      LOG.info("{} unreadable ({}); following {}", device, e.toString(), journal.command());
+      source = journal;
+      name = "journalctl -k";
+    }
+    return new KmsgTask(identity, config.interval(SourceKind.KMSG), source, parser, name);
+  }
+}
