@@ -37,7 +37,9 @@ import org.apache.kafka.streams.state.Stores;
  *   -> repartition nccl-port-changes-by-node -> nccl-port-changes-as-input -> nccl-inputs-merge
  *   -> nccl-transport-detector [nccl-transport-verdicts, nccl-node-ports, nccl-alert-tracker]
  *      -> nccl-transports-only -> nccl-transports-cast -> nccl-to-transport (fabric.nccl.transport)
- *      -> nccl-alerts-only -> nccl-alerts-cast -> fabric.alerts, fabric.alerts.active
+ *      -> nccl-alerts-only -> nccl-alerts-cast -> nccl-alerts-key-by-job
+ *         -> repartition nccl-alerts-by-job -> nccl-job-incidents [nccl-job-incidents]
+ *         -> fabric.alerts, fabric.alerts.active
  * </pre>
  *
  * Both repartitions key by {@code cluster/host} with the partition count of fabric.raw.nccl, so a
@@ -64,6 +66,12 @@ public final class NcclTransportDetector {
   public static final String PORT_CHANGES_BY_NODE = "nccl-port-changes-by-node";
 
   public static final String PROCESSOR = "nccl-transport-detector";
+
+  /** Open job-level GDR/socket alerts per rule|cluster/job=ID (hosts in evidence "hosts"). */
+  public static final String JOB_INCIDENT_STORE = "nccl-job-incidents";
+
+  /** Repartition of the per-host alerts by cluster/job. */
+  public static final String ALERTS_BY_JOB = "nccl-alerts-by-job";
 
   /** A verdict or an error is a finding, not a level that must persist: it fires at once. */
   static final FiringPolicy POLICY = FiringPolicy.IMMEDIATE;
@@ -113,6 +121,9 @@ public final class NcclTransportDetector {
             Stores.persistentKeyValueStore(PORT_STATE_STORE), Serdes.String(), Serdes.String()));
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(JOB_INCIDENT_STORE), Serdes.String(), serdes.alert()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
             Stores.persistentKeyValueStore(TRACKER_STORE),
             Serdes.String(),
             new TrackerStateSerde()));
@@ -160,7 +171,15 @@ public final class NcclTransportDetector {
                 .withName("nccl-to-transport"));
     KStream<String, Alert> alerts =
         out.filter((key, v) -> v instanceof Alert, Named.as("nccl-alerts-only"))
-            .mapValues(v -> (Alert) v, Named.as("nccl-alerts-cast"));
+            .mapValues(v -> (Alert) v, Named.as("nccl-alerts-cast"))
+            .selectKey(
+                (key, a) -> a.getCluster() + "/" + (a.getJob() != null ? a.getJob() : a.getNode()),
+                Named.as("nccl-alerts-key-by-job"))
+            .repartition(
+                Repartitioned.<String, Alert>as(ALERTS_BY_JOB)
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(serdes.alert()))
+            .process(JobIncidents::new, Named.as("nccl-job-incidents"), JOB_INCIDENT_STORE);
     AlertSinks.addTo(alerts, "nccl", topics, serdes.alert());
   }
 }

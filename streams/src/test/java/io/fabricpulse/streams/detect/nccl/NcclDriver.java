@@ -37,7 +37,8 @@ final class NcclDriver implements AutoCloseable {
           NcclTransportDetector.VERDICT_STORE,
           NcclTransportDetector.NODE_PORTS_STORE,
           NcclTransportDetector.PORT_STATE_STORE,
-          NcclTransportDetector.TRACKER_STORE);
+          NcclTransportDetector.TRACKER_STORE,
+          NcclTransportDetector.JOB_INCIDENT_STORE);
 
   final FabricTopics topics = FabricTopics.defaults();
   final DetectorSerdes serdes;
@@ -129,12 +130,13 @@ final class NcclDriver implements AutoCloseable {
     }
   }
 
-  private static org.apache.kafka.common.serialization.Deserializer<?> storeValueDeserializer(
+  private org.apache.kafka.common.serialization.Deserializer<?> storeValueDeserializer(
       String store) {
     return switch (store) {
       case NcclTransportDetector.VERDICT_STORE -> VerdictSerde.serde().deserializer();
       case NcclTransportDetector.NODE_PORTS_STORE -> NodePorts.serde().deserializer();
       case NcclTransportDetector.PORT_STATE_STORE -> new StringDeserializer();
+      case NcclTransportDetector.JOB_INCIDENT_STORE -> serdes.alert().deserializer();
       default -> new io.fabricpulse.streams.alerts.TrackerStateSerde().deserializer();
     };
   }

@@ -140,6 +140,32 @@ class NcclTransportDetectorTest {
   }
 
   @Test
+  void aJobWithoutGdrOnTwoHostsIsOneAlertListingBothHosts(TestInfo info) {
+    try (NcclDriver d = driver(info)) {
+      NcclLines gpu017 = NcclLines.of("gpu017", "4720");
+      NcclLines gpu018 = NcclLines.of("gpu018", "4720");
+      job4711WithoutGdr(d, gpu017);
+      job4711WithoutGdr(d, gpu018);
+      d.tick(900);
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(1, alerts.size(), alerts.toString());
+      assertEquals("gpu017", alerts.get(0).getNode());
+      assertEquals("4720", alerts.get(0).getJob());
+      Alert stored =
+          (Alert)
+              d.driver
+                  .getKeyValueStore(NcclTransportDetector.JOB_INCIDENT_STORE)
+                  .get("nccl-gdr-fallback|c1/job=4720");
+      assertEquals("gpu017,gpu018", stored.getEvidence().get("hosts"));
+      assertEquals(alerts.get(0).getAlertId(), stored.getAlertId());
+      // both hosts published their own verdict
+      assertEquals(
+          List.of("gpu017", "gpu017", "gpu018", "gpu018"),
+          d.transports.readValuesToList().stream().map(NcclTransport::getHost).toList());
+    }
+  }
+
+  @Test
   void gdrCorrectlyInUseStaysSilent(TestInfo info) {
     try (NcclDriver d = driver(info)) {
       NcclLines gpu017 = NcclLines.of("gpu017", "4712");
@@ -428,6 +454,8 @@ class NcclTransportDetectorTest {
               NcclTransportDetector.NODE_PORTS_STORE,
               NcclTransportDetector.PORT_STATE_STORE,
               NcclTransportDetector.TRACKER_STORE,
+              NcclTransportDetector.JOB_INCIDENT_STORE,
+              "nccl-alerts-by-job-repartition",
               "nccl-to-transport",
               "nccl-to-alerts",
               "nccl-to-alerts-active")) {
