@@ -2,6 +2,7 @@ package io.fabricpulse.app;
 
 import io.fabricpulse.app.cli.CollectCommand;
 import io.fabricpulse.app.cli.DemoCommand;
+import io.fabricpulse.app.cli.DetectCommand;
 import io.fabricpulse.app.cli.ParseCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       CollectCommand.class,
       ParseCommand.class,
+      DetectCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class FabricPulse implements Runnable {

@@ -8,6 +8,7 @@ import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
 import io.fabricpulse.streams.detect.gpu.GpuHealthDetector;
 import io.fabricpulse.streams.detect.link.LinkHealthDetector;
+import io.fabricpulse.streams.detect.nccl.NcclTransportDetector;
 import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
 import io.fabricpulse.streams.detect.silence.CollectorSilenceDetector;
 import io.fabricpulse.streams.detect.sm.SubnetManagerDetector;
@@ -37,6 +38,7 @@ public final class FabricTopology {
           PauseStormDetector.MODULE,
           LinkHealthDetector.MODULE,
           LosslessHealthDetector.MODULE,
+          NcclTransportDetector.MODULE,
           SubnetManagerDetector.MODULE,
           GpuHealthDetector.MODULE,
           CollectorSilenceDetector.MODULE);

@@ -3,6 +3,7 @@ package io.fabricpulse.app.demo;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.collectors.sim.FaultKind;
 import io.fabricpulse.collectors.sim.InjectedFault;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,7 @@ record DetectionReport(
       }
       Alert match =
           firing.stream()
-              .filter(a -> a.getKind() == expected && Objects.equals(a.getNode(), fault.node()))
+              .filter(a -> a.getKind() == expected && onFaultNode(a, fault))
               .findFirst()
               .orElse(null);
       if (match == null) {
@@ -50,6 +51,16 @@ record DetectionReport(
             .map(a -> a.getKind() + " on " + a.getNode() + ": " + a.getSummary())
             .toList();
     return new DetectionReport(detected, missed, unexpected, notCovered);
+  }
+
+  /**
+   * The fault's node; for an NCCL job fault any of its nodes: the detector raises one alert per
+   * job, on the host whose verdict arrived first.
+   */
+  private static boolean onFaultNode(Alert a, InjectedFault fault) {
+    return Objects.equals(a.getNode(), fault.node())
+        || (fault.kind().source() == FaultKind.Source.NCCL
+            && fault.affected().contains(a.getNode()));
   }
 
   boolean exact() {

@@ -3,6 +3,7 @@ package io.fabricpulse.collectors.nccl;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.schemas.nccl.NcclKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

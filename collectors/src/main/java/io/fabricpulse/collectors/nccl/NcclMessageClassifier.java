@@ -1,5 +1,6 @@
 package io.fabricpulse.collectors.nccl;
 
+import io.fabricpulse.schemas.nccl.NcclKind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

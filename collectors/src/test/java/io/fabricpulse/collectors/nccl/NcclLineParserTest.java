@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.schemas.nccl.NcclKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

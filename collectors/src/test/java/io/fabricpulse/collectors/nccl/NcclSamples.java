@@ -5,6 +5,7 @@ import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.testing.Samples;
+import io.fabricpulse.schemas.nccl.NcclKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.schemas.nccl.NcclTransportVerdict;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -185,6 +190,32 @@ class NcclTransportVerdictTest {
     assertEquals(List.of("h1|job:11", "h1|job:12"), List.copyOf(verdicts.keySet()));
     assertEquals("IB", verdicts.get("h1|job:11").net());
     assertEquals("12", verdicts.get("h1|job:12").toRecord().getJob());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "slurmv4-sglang-roce-8hca-gdr-2node16gpu-nccl2.27.5",
+    "gke-a3-h100-2node-socket-fallback-nccl2.22.3",
+    "nv_peer_memory-56-gdr-disabled-distance-via-NET-IB-0-nccl2.4.7",
+    "nccl-1537-roce-gdr-disabled-for-hca",
+    "mleng-azure-ib-warn-completion-error12",
+  })
+  void aVerdictWrittenHalfWayAndRestoredEndsAsTheUninterruptedOne(String sample) throws Exception {
+    List<NcclLog> records = NcclSamples.parse(NcclSamples.real(sample)).records();
+    NcclTransportVerdict whole = NcclTransportVerdict.of(records);
+    int half = records.size() / 2;
+    NcclTransportVerdict first = NcclTransportVerdict.of(records.subList(0, half));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    first.writeTo(new DataOutputStream(bytes));
+    NcclTransportVerdict restored =
+        NcclTransportVerdict.readFrom(
+            new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+    assertEquals(first.toRecord(), restored.toRecord());
+    records.subList(half, records.size()).forEach(restored::add);
+    assertEquals(whole.toRecord(), restored.toRecord());
+    assertEquals(whole.completionErrors(), restored.completionErrors());
+    assertEquals(whole.completionErrorCount(), restored.completionErrorCount());
+    assertEquals(whole.lastSeenAt(), restored.lastSeenAt());
   }
 
   private static Map<String, NcclTransportVerdict> verdictsOf(Path file) {

@@ -9,7 +9,7 @@ import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.SmEventKind;
-import io.fabricpulse.collectors.nccl.NcclTransportVerdict;
+import io.fabricpulse.schemas.nccl.NcclTransportVerdict;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;

@@ -263,6 +263,25 @@ final class RuleFileParser {
       }
       case DURATION -> duration(node, key, Duration.ofMillis((long) (spec.min() * 1000)));
       case PRIORITY_LIST -> priorities(node, key);
+      case BOOLEAN -> {
+        if (node instanceof ScalarNode s && s.getTag().equals(Tag.BOOL)) {
+          yield Boolean.parseBoolean(s.getValue().toLowerCase());
+        }
+        problem(node, key, "must be true or false, got " + describe(node));
+        yield null;
+      }
+      case CHOICE -> {
+        String text =
+            node instanceof ScalarNode s && s.getTag().equals(Tag.STR) ? s.getValue() : null;
+        if (text != null && spec.choices().contains(text)) {
+          yield text;
+        }
+        problem(
+            node,
+            key,
+            "must be one of " + String.join(", ", spec.choices()) + ", got " + describe(node));
+        yield null;
+      }
     };
   }
 

@@ -72,6 +72,15 @@ public final class ThresholdSchema {
               key, ThresholdSpec.Type.PRIORITY_LIST, List.copyOf(def), 0.0, 7.0, doc));
     }
 
+    public Builder flag(String key, boolean def, String doc) {
+      return add(new ThresholdSpec(key, ThresholdSpec.Type.BOOLEAN, def, null, null, doc));
+    }
+
+    /** One of {@code choices} (case-sensitive words). */
+    public Builder choice(String key, String def, List<String> choices, String doc) {
+      return add(new ThresholdSpec(key, ThresholdSpec.Type.CHOICE, def, null, null, doc, choices));
+    }
+
     private Builder add(ThresholdSpec spec) {
       if (specs.putIfAbsent(spec.key(), spec) != null) {
         throw new IllegalArgumentException("duplicate threshold key " + spec.key());

@@ -366,6 +366,39 @@ public final class ThresholdSchemas {
           .duration("duration", "60s", Duration.ZERO, "hot samples must span this before FIRING")
           .build();
 
+  /** DOMAIN.md 3.7 G1: GDR expected wherever the inter-node path is IB [NCCL-topo][NCCL-net]. */
+  public static final ThresholdSchema GDR_FALLBACK =
+      ThresholdSchema.builder()
+          .flag(
+              "expect_gdr",
+              true,
+              "GPUDirect RDMA is expected on the selected nodes; false exempts them (e.g. nodes"
+                  + " without peermem)")
+          .build();
+
+  /** DOMAIN.md 3.7 G2: NCCL on sockets where IB/RoCE is expected [NCCL-ibinit][NCCL-init]. */
+  public static final ThresholdSchema NET_FALLBACK_SOCKET =
+      ThresholdSchema.builder()
+          .choice(
+              "expect_net",
+              "IB",
+              List.of("IB", "any", "Socket"),
+              "IB: Socket fires on the selected nodes; any: Socket fires only when the node's port"
+                  + " records show an ACTIVE IB/RoCE port; Socket: sockets are expected")
+          .build();
+
+  /** DOMAIN.md 3.3 F6 and 2.9: NCCL WARN completion errors, with link events near them. */
+  public static final ThresholdSchema NCCL_ERROR =
+      ThresholdSchema.builder()
+          .duration(
+              "link_window",
+              "60s",
+              Duration.ofSeconds(1),
+              "port-state changes and link_downed increases of the node this long before the"
+                  + " error are attached as evidence (NCCL_IB_TIMEOUT=20 is ~30 s)"
+                  + " [NCCL-connect][DBX]")
+          .build();
+
   private ThresholdSchemas() {}
 
   public static ThresholdSchema forDetector(Detector detector) {
@@ -389,6 +422,9 @@ public final class ThresholdSchemas {
       case GPU_ECC_AGING -> GPU_ECC_AGING;
       case GPU_XID -> GPU_XID;
       case GPU_HOT -> GPU_HOT;
+      case GDR_FALLBACK -> GDR_FALLBACK;
+      case NET_FALLBACK_SOCKET -> NET_FALLBACK_SOCKET;
+      case NCCL_ERROR -> NCCL_ERROR;
       default -> ThresholdSchema.empty();
     };
   }

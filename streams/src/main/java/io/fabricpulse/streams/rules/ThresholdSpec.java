@@ -9,9 +9,16 @@ import java.util.List;
  *
  * @param min inclusive lower bound for numbers (seconds of duration for DURATION), null = none
  * @param max inclusive upper bound, null = none
+ * @param choices the allowed values of a CHOICE, null for other types
  */
 public record ThresholdSpec(
-    String key, Type type, Object defaultValue, Double min, Double max, String doc) {
+    String key,
+    Type type,
+    Object defaultValue,
+    Double min,
+    Double max,
+    String doc,
+    List<String> choices) {
 
   /** Value types of thresholds. */
   public enum Type {
@@ -22,7 +29,16 @@ public record ThresholdSpec(
     /** A duration string ({@code 30s}); stored as {@link Duration}. */
     DURATION,
     /** A list of PFC priorities 0-7; stored as {@code List<Integer>}. */
-    PRIORITY_LIST
+    PRIORITY_LIST,
+    /** true or false; stored as Boolean. */
+    BOOLEAN,
+    /** One word out of {@link #choices}; stored as String. */
+    CHOICE
+  }
+
+  public ThresholdSpec(
+      String key, Type type, Object defaultValue, Double min, Double max, String doc) {
+    this(key, type, defaultValue, min, max, doc, null);
   }
 
   public ThresholdSpec {
@@ -32,10 +48,13 @@ public record ThresholdSpec(
           case INTEGER -> defaultValue instanceof Long;
           case DURATION -> defaultValue instanceof Duration;
           case PRIORITY_LIST -> defaultValue instanceof List<?>;
+          case BOOLEAN -> defaultValue instanceof Boolean;
+          case CHOICE -> choices != null && choices.contains(defaultValue);
         };
     if (!ok) {
       throw new IllegalArgumentException("default of " + key + " does not match type " + type);
     }
+    choices = choices == null ? null : List.copyOf(choices);
   }
 
   /** The range as words for error messages, e.g. "between 0 and 1". */

@@ -37,6 +37,14 @@ public final class Thresholds {
     return (List<Integer>) require(key);
   }
 
+  public boolean flag(String key) {
+    return (Boolean) require(key);
+  }
+
+  public String choice(String key) {
+    return (String) require(key);
+  }
+
   public Map<String, Object> asMap() {
     return values;
   }

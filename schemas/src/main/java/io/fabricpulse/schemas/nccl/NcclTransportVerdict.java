@@ -1,7 +1,11 @@
-package io.fabricpulse.collectors.nccl;
+package io.fabricpulse.schemas.nccl;
 
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -38,6 +42,9 @@ import java.util.Set;
  * <p>One instance per group ({@link #groupKey}): a job starts one process per GPU, all printing
  * into the same job log, so the unit is the host and the job (or, without a job id, the log file),
  * not the pid. Mutable and not thread-safe; {@link #add} returns whether net or gdr changed.
+ *
+ * <p>Lives in {@code schemas} so the collectors ({@code parse}) and the streams detector share one
+ * implementation; {@link #writeTo}/{@link #readFrom} carry the whole state through a state store.
  */
 public final class NcclTransportVerdict {
 
@@ -57,6 +64,7 @@ public final class NcclTransportVerdict {
   private String commId;
   private String ncclVersion;
   private Instant changedAt;
+  private Instant lastSeenAt;
 
   private String net;
   private int netRank;
@@ -154,6 +162,9 @@ public final class NcclTransportVerdict {
     if (changed || changedAt == null) {
       changedAt = record.getTime();
     }
+    if (lastSeenAt == null || record.getTime().isAfter(lastSeenAt)) {
+      lastSeenAt = record.getTime();
+    }
     return changed;
   }
 
@@ -209,6 +220,20 @@ public final class NcclTransportVerdict {
     return ncclVersion;
   }
 
+  public String cluster() {
+    return cluster;
+  }
+
+  /** The node whose collector read the log (the host may differ: one job log, many hosts). */
+  public String node() {
+    return node;
+  }
+
+  /** Latest record time seen by this verdict; null before any record. */
+  public Instant lastSeenAt() {
+    return lastSeenAt;
+  }
+
   /** Time of the last record that changed the verdict (of the first record until then). */
   public Instant changedAt() {
     return changedAt;
@@ -231,6 +256,120 @@ public final class NcclTransportVerdict {
         .setGdr(gdr())
         .setEvidence(evidence())
         .build();
+  }
+
+  private static final byte FORMAT = 1;
+
+  /**
+   * Writes the whole state (format version first), e.g. into a state store; see {@link #readFrom}.
+   */
+  public void writeTo(DataOutput out) throws IOException {
+    out.writeByte(FORMAT);
+    writeString(out, host);
+    writeString(out, node);
+    writeString(out, cluster);
+    writeString(out, job);
+    writeString(out, commId);
+    writeString(out, ncclVersion);
+    writeInstant(out, changedAt);
+    writeInstant(out, lastSeenAt);
+    writeString(out, net);
+    out.writeInt(netRank);
+    writeString(out, netEvidence);
+    writeLines(out, gdrFalse);
+    writeLines(out, gdrTrue);
+    writeList(out, completionErrors);
+    out.writeLong(completionErrorCount);
+  }
+
+  /** Restores a verdict written by {@link #writeTo}. */
+  public static NcclTransportVerdict readFrom(DataInput in) throws IOException {
+    byte format = in.readByte();
+    if (format != FORMAT) {
+      throw new IOException("unknown NCCL verdict format " + format);
+    }
+    NcclTransportVerdict v = new NcclTransportVerdict();
+    v.host = readString(in);
+    v.node = readString(in);
+    v.cluster = readString(in);
+    v.job = readString(in);
+    v.commId = readString(in);
+    v.ncclVersion = readString(in);
+    v.changedAt = readInstant(in);
+    v.lastSeenAt = readInstant(in);
+    v.net = readString(in);
+    v.netRank = in.readInt();
+    v.netEvidence = readString(in);
+    readLines(in, v.gdrFalse);
+    readLines(in, v.gdrTrue);
+    v.completionErrors.addAll(readList(in));
+    v.completionErrorCount = in.readLong();
+    return v;
+  }
+
+  private static void writeString(DataOutput out, String s) throws IOException {
+    if (s == null) {
+      out.writeInt(-1);
+      return;
+    }
+    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private static String readString(DataInput in) throws IOException {
+    int length = in.readInt();
+    if (length < 0) {
+      return null;
+    }
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static void writeInstant(DataOutput out, Instant t) throws IOException {
+    out.writeBoolean(t != null);
+    if (t != null) {
+      out.writeLong(t.toEpochMilli());
+    }
+  }
+
+  private static Instant readInstant(DataInput in) throws IOException {
+    return in.readBoolean() ? Instant.ofEpochMilli(in.readLong()) : null;
+  }
+
+  private static void writeList(DataOutput out, List<String> lines) throws IOException {
+    out.writeInt(lines.size());
+    for (String line : lines) {
+      writeString(out, line);
+    }
+  }
+
+  private static List<String> readList(DataInput in) throws IOException {
+    int size = in.readInt();
+    List<String> lines = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      lines.add(readString(in));
+    }
+    return lines;
+  }
+
+  private static void writeLines(DataOutput out, Map<NcclKind, List<String>> byKind)
+      throws IOException {
+    out.writeInt(byKind.size());
+    for (Map.Entry<NcclKind, List<String>> e : byKind.entrySet()) {
+      writeString(out, e.getKey().name());
+      writeList(out, e.getValue());
+    }
+  }
+
+  private static void readLines(DataInput in, Map<NcclKind, List<String>> byKind)
+      throws IOException {
+    int size = in.readInt();
+    for (int i = 0; i < size; i++) {
+      NcclKind kind = NcclKind.valueOf(readString(in));
+      byKind.put(kind, readList(in));
+    }
   }
 
   private void identify(NcclLog record) {

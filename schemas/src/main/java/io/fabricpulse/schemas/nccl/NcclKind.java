@@ -1,4 +1,4 @@
-package io.fabricpulse.collectors.nccl;
+package io.fabricpulse.schemas.nccl;
 
 /**
  * What an NCCL_DEBUG message says, as stored in {@code NcclLog.kind} (the enum name). Only the

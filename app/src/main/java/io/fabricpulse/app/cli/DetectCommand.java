@@ -1,0 +1,313 @@
+package io.fabricpulse.app.cli;
+
+import io.fabricpulse.app.run.BundledRules;
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NcclTransport;
+import io.fabricpulse.schemas.json.JsonRecords;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicSpec;
+import io.fabricpulse.streams.FabricTopology;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.rates.RateConfig;
+import io.fabricpulse.streams.rules.Rule;
+import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.rules.RuleValidationException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code fabricpulse detect [FILE.jsonl]}: every topology of the pipeline (rates and all detectors,
+ * {@link FabricTopology}) run offline over JSON-lines records, in event time, without a broker.
+ */
+@Command(
+    name = "detect",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Runs the rate stage and every detector offline, in event time, over records given as JSON",
+      "lines (the output of `parse`, `collect --output json` or `export`; stdin by default).",
+      "Each record goes to its raw topic by \"type\" (PortCounters -> fabric.raw.port-counters,",
+      "NcclLog -> fabric.raw.nccl, CounterRates -> fabric.rates, ...), keyed cluster/node, with",
+      "its own time as the event time; records are replayed in time order (equal times keep",
+      "their order). Derived records (NcclTransport, Alert; CounterRates with --rates) are",
+      "printed as JSON lines on stdout, each alert also as one human line on stderr.",
+      "At the end of the input, stream time is advanced by the longest rule hysteresis (+1 s),",
+      "so alerts whose condition ended show their RESOLVED record; --no-flush skips that.",
+      "Runs in a Kafka Streams TopologyTestDriver with an in-process (mock://) schema registry."
+    })
+public final class DetectCommand implements Callable<Integer> {
+
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "FILE.jsonl",
+      description = "Records, one JSON object per line. Default: stdin.")
+  Path file;
+
+  @Option(
+      names = "--rules",
+      paramLabel = "DIR",
+      description = "Alert rule directory (default: the bundled alert-rules/).")
+  Path rulesDir;
+
+  @Option(names = "--rates", description = "Also print the CounterRates the rate stage derives.")
+  boolean printRates;
+
+  @Option(
+      names = "--no-flush",
+      description = "Do not advance stream time past the input at its end.")
+  boolean noFlush;
+
+  @Spec CommandSpec spec;
+
+  /** One input record, its topic and event time. */
+  private record Input(TopicSpec topic, String key, SpecificRecord value, long time) {}
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    FabricTopics topics = FabricTopics.defaults();
+    Path scratch = Files.createTempDirectory("fabricpulse-detect");
+    try {
+      RuleSet rules;
+      try {
+        rules = BundledRules.load(rulesDir, scratch);
+      } catch (RuleValidationException e) {
+        err.println(e.getMessage());
+        return 2;
+      }
+      List<Input> inputs = read(topics, err);
+      if (inputs == null) {
+        return 1;
+      }
+      run(topics, rules, inputs, scratch, out, err);
+      return 0;
+    } finally {
+      deleteTree(scratch);
+    }
+  }
+
+  private List<Input> read(FabricTopics topics, PrintWriter err) throws IOException {
+    Map<Class<?>, TopicSpec> byType = new LinkedHashMap<>();
+    for (TopicSpec t : topics.raw()) {
+      byType.put(t.valueType(), t);
+    }
+    byType.put(CounterRates.class, topics.rates());
+    List<Input> inputs = new ArrayList<>();
+    long bad = 0;
+    long skipped = 0;
+    try (BufferedReader reader =
+        file != null
+            ? Files.newBufferedReader(file, StandardCharsets.UTF_8)
+            : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+      String line;
+      long lineNo = 0;
+      String name = file != null ? file.toString() : "<stdin>";
+      while ((line = reader.readLine()) != null) {
+        lineNo++;
+        if (line.isBlank()) {
+          continue;
+        }
+        SpecificRecord record;
+        try {
+          record = JsonRecords.fromJson(line);
+        } catch (IllegalArgumentException e) {
+          err.println(name + ":" + lineNo + ": " + e.getMessage());
+          bad++;
+          continue;
+        }
+        TopicSpec topic = byType.get(record.getClass());
+        if (topic == null) {
+          skipped++; // a derived record (Alert, NcclTransport, ...): detect derives its own
+          continue;
+        }
+        inputs.add(new Input(topic, key(record), record, time(record)));
+      }
+    }
+    if (bad > 0) {
+      err.println("detect: " + bad + " malformed line(s) skipped");
+    }
+    if (skipped > 0) {
+      err.println("detect: " + skipped + " derived record(s) ignored (not raw input)");
+    }
+    // event time order; List.sort is stable, so equal times keep the file order
+    inputs.sort(Comparator.comparingLong(Input::time));
+    return inputs;
+  }
+
+  private void run(
+      FabricTopics topics,
+      RuleSet rules,
+      List<Input> inputs,
+      Path scratch,
+      PrintWriter out,
+      PrintWriter err)
+      throws IOException {
+    String registry = "mock://detect-" + UUID.randomUUID();
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, FabricTopology.APPLICATION_ID + "-detect");
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"); // never contacted
+    props.put(
+        StreamsConfig.STATE_DIR_CONFIG,
+        Files.createDirectories(scratch.resolve("state")).toString());
+    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Topology topology = FabricTopology.build(topics, registry, rules, RateConfig.defaults(), props);
+    DetectorSerdes serdes = DetectorSerdes.forRegistry(registry);
+    long start = inputs.isEmpty() ? 0 : inputs.get(0).time();
+    try (TopologyTestDriver driver =
+        new TopologyTestDriver(topology, props, Instant.ofEpochMilli(start))) {
+      Map<String, TestInputTopic<String, SpecificRecord>> in = new LinkedHashMap<>();
+      List<TestOutputTopic<String, ? extends SpecificRecord>> outputs = new ArrayList<>();
+      if (printRates) {
+        outputs.add(output(driver, topics.rates(), serdes, CounterRates.class));
+      }
+      outputs.add(output(driver, topics.ncclTransport(), serdes, NcclTransport.class));
+      TestOutputTopic<String, Alert> alerts = output(driver, topics.alerts(), serdes, Alert.class);
+      long last = start;
+      for (Input input : inputs) {
+        input(driver, in, input.topic(), serdes)
+            .pipeInput(input.key(), input.value(), input.time());
+        last = Math.max(last, input.time());
+        drain(outputs, alerts, out, err);
+      }
+      if (!noFlush && !inputs.isEmpty()) {
+        // a tombstone on fabric.raw.nccl moves stream time (every detector skips null values)
+        long flushTo = last + longestHysteresis(rules).toMillis() + 1000;
+        input(driver, in, topics.nccl(), serdes).pipeInput("flush/flush", null, flushTo);
+        drain(outputs, alerts, out, err);
+      }
+    }
+    out.flush();
+    err.flush();
+  }
+
+  private static Duration longestHysteresis(RuleSet rules) {
+    return rules.all().stream()
+        .map(Rule::hysteresis)
+        .max(Comparator.naturalOrder())
+        .orElse(Rule.DEFAULT_HYSTERESIS);
+  }
+
+  private static void drain(
+      List<TestOutputTopic<String, ? extends SpecificRecord>> outputs,
+      TestOutputTopic<String, Alert> alerts,
+      PrintWriter out,
+      PrintWriter err) {
+    for (TestOutputTopic<String, ? extends SpecificRecord> topic : outputs) {
+      while (!topic.isEmpty()) {
+        out.println(JsonRecords.toJson(topic.readValue()));
+      }
+    }
+    while (!alerts.isEmpty()) {
+      Alert a = alerts.readValue();
+      out.println(JsonRecords.toJson(a));
+      err.println(humanLine(a));
+    }
+  }
+
+  /** {@code ALERT FIRING CRITICAL NET_FALLBACK_SOCKET gpu017 job 4711 at ...: summary}. */
+  static String humanLine(Alert a) {
+    StringBuilder subject = new StringBuilder(a.getNode() == null ? a.getCluster() : a.getNode());
+    if (a.getDevice() != null) {
+      subject.append('/').append(a.getDevice());
+    }
+    if (a.getPort() != null) {
+      subject.append('/').append(a.getPort());
+    }
+    if (a.getNetdev() != null) {
+      subject.append(' ').append(a.getNetdev());
+    }
+    if (a.getPriority() != null) {
+      subject.append(" prio ").append(a.getPriority());
+    }
+    if (a.getGpu() != null) {
+      subject.append(" gpu ").append(a.getGpu());
+    }
+    if (a.getJob() != null) {
+      subject.append(" job ").append(a.getJob());
+    }
+    Instant at = a.getResolvedAt() != null ? a.getResolvedAt() : a.getStartedAt();
+    return String.format(
+        "ALERT %s %s %s %s at %s: %s",
+        a.getState(), a.getSeverity(), a.getKind(), subject, at, a.getSummary());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static TestInputTopic<String, SpecificRecord> input(
+      TopologyTestDriver driver,
+      Map<String, TestInputTopic<String, SpecificRecord>> inputs,
+      TopicSpec topic,
+      DetectorSerdes serdes) {
+    return inputs.computeIfAbsent(
+        topic.name(),
+        name ->
+            driver.createInputTopic(
+                name,
+                new StringSerializer(),
+                (org.apache.kafka.common.serialization.Serializer<SpecificRecord>)
+                    serdes.value(topic.valueType()).serializer()));
+  }
+
+  private static <T extends SpecificRecord> TestOutputTopic<String, T> output(
+      TopologyTestDriver driver, TopicSpec topic, DetectorSerdes serdes, Class<T> type) {
+    return driver.createOutputTopic(
+        topic.name(), new StringDeserializer(), serdes.value(type).deserializer());
+  }
+
+  private static String key(SpecificRecord record) {
+    return field(record, "cluster") + "/" + field(record, "node");
+  }
+
+  private static long time(SpecificRecord record) {
+    Object time = field(record, "time");
+    if (time instanceof Instant t) {
+      return t.toEpochMilli();
+    }
+    if (time instanceof Long l) {
+      return l;
+    }
+    throw new IllegalArgumentException(record.getSchema().getName() + " has no time");
+  }
+
+  private static Object field(SpecificRecord record, String name) {
+    var field = record.getSchema().getField(name);
+    return field == null ? null : record.get(field.pos());
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

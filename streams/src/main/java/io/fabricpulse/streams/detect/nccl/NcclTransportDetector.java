@@ -1,0 +1,185 @@
+package io.fabricpulse.streams.detect.nccl;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NcclLog;
+import io.fabricpulse.avro.NcclTransport;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorInputs;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.alerts.FiringPolicy;
+import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.rules.RuleSet;
+import java.util.EnumSet;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The NCCL transport detectors (DOMAIN.md 3.7 G1, G2; issue 4 detector 3): GDR_FALLBACK,
+ * NET_FALLBACK_SOCKET and NCCL_ERROR per (host, job) over fabric.raw.nccl, with each host's RDMA
+ * port inventory from fabric.rates, and the transport verdicts on fabric.nccl.transport.
+ *
+ * <pre>
+ * source-fabric-raw-nccl -> nccl-logs-only -> nccl-logs-key-by-host
+ *   -> repartition nccl-logs-by-host -> nccl-logs-as-input ---------------------------+
+ * source-fabric-rates -> nccl-port-state-changes [nccl-port-last-state]               |
+ *   -> repartition nccl-port-changes-by-node -> nccl-port-changes-as-input -> nccl-inputs-merge
+ *   -> nccl-transport-detector [nccl-transport-verdicts, nccl-node-ports, nccl-alert-tracker]
+ *      -> nccl-transports-only -> nccl-transports-cast -> nccl-to-transport (fabric.nccl.transport)
+ *      -> nccl-alerts-only -> nccl-alerts-cast -> nccl-alerts-key-by-job
+ *         -> repartition nccl-alerts-by-job -> nccl-job-incidents [nccl-job-incidents]
+ *         -> fabric.alerts, fabric.alerts.active
+ * </pre>
+ *
+ * Both repartitions key by {@code cluster/host} with the partition count of fabric.raw.nccl, so a
+ * host's log lines and its port changes meet in one task even when the job log was collected on
+ * another node (a Slurm job's output holds the lines of every host).
+ */
+public final class NcclTransportDetector {
+
+  /** One verdict per (cluster/host | host|job:ID or host|file:PATH). */
+  public static final String VERDICT_STORE = "nccl-transport-verdicts";
+
+  /** RDMA port inventory per cluster/node (= NCCL host). */
+  public static final String NODE_PORTS_STORE = "nccl-node-ports";
+
+  /** Last (state, phys_state, link_layer) per cluster/node/port, to forward changes only. */
+  public static final String PORT_STATE_STORE = "nccl-port-last-state";
+
+  /** Trackers of the gdr_fallback, net_fallback_socket and nccl_error rules. */
+  public static final String TRACKER_STORE = "nccl-alert-tracker";
+
+  /** Repartitions (internal topics {@code <application.id>-<name>-repartition}). */
+  public static final String LOGS_BY_HOST = "nccl-logs-by-host";
+
+  public static final String PORT_CHANGES_BY_NODE = "nccl-port-changes-by-node";
+
+  public static final String PROCESSOR = "nccl-transport-detector";
+
+  /** Open job-level GDR/socket alerts per rule|cluster/job=ID (hosts in evidence "hosts"). */
+  public static final String JOB_INCIDENT_STORE = "nccl-job-incidents";
+
+  /** Repartition of the per-host alerts by cluster/job. */
+  public static final String ALERTS_BY_JOB = "nccl-alerts-by-job";
+
+  /** A verdict or an error is a finding, not a level that must persist: it fires at once. */
+  static final FiringPolicy POLICY = FiringPolicy.IMMEDIATE;
+
+  /** The NCCL family as the pipeline registers it. */
+  public static final DetectorModule MODULE =
+      new DetectorModule() {
+        @Override
+        public String name() {
+          return "nccl";
+        }
+
+        @Override
+        public Set<AlertKind> kinds() {
+          return EnumSet.of(
+              AlertKind.GDR_FALLBACK, AlertKind.NET_FALLBACK_SOCKET, AlertKind.NCCL_ERROR);
+        }
+
+        @Override
+        public void addTo(DetectorInputs inputs, RuleSet rules) {
+          NcclTransportDetector.addTo(inputs, rules);
+        }
+      };
+
+  private NcclTransportDetector() {}
+
+  /** A topology with only the NCCL detectors (tests, or a dedicated detector instance). */
+  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
+    StreamsBuilder builder = new StreamsBuilder();
+    addTo(new DetectorInputs(builder, topics, serdes), rules);
+    return builder.build();
+  }
+
+  /** Adds the NCCL detectors to the inputs' builder. */
+  public static void addTo(DetectorInputs inputs, RuleSet rules) {
+    StreamsBuilder builder = inputs.builder();
+    FabricTopics topics = inputs.topics();
+    DetectorSerdes serdes = inputs.serdes();
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(VERDICT_STORE), Serdes.String(), VerdictSerde.serde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(NODE_PORTS_STORE), Serdes.String(), NodePorts.serde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PORT_STATE_STORE), Serdes.String(), Serdes.String()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(JOB_INCIDENT_STORE), Serdes.String(), serdes.alert()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+    int partitions = topics.nccl().partitions();
+
+    KStream<String, SpecificRecord> logs =
+        inputs.stream(topics.nccl(), NcclLog.class)
+            .filter((key, log) -> log != null, Named.as("nccl-logs-only"))
+            .selectKey(
+                (key, log) ->
+                    log.getCluster()
+                        + "/"
+                        + (log.getHost() != null ? log.getHost() : log.getNode()),
+                Named.as("nccl-logs-key-by-host"))
+            .repartition(
+                Repartitioned.<String, NcclLog>as(LOGS_BY_HOST)
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(serdes.value(NcclLog.class))
+                    .withNumberOfPartitions(partitions))
+            .mapValues(log -> (SpecificRecord) log, Named.as("nccl-logs-as-input"));
+    KStream<String, SpecificRecord> portChanges =
+        inputs
+            .rates()
+            .process(PortStateChanges::new, Named.as("nccl-port-state-changes"), PORT_STATE_STORE)
+            .repartition(
+                Repartitioned.<String, CounterRates>as(PORT_CHANGES_BY_NODE)
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(serdes.rates())
+                    .withNumberOfPartitions(partitions))
+            .mapValues(r -> (SpecificRecord) r, Named.as("nccl-port-changes-as-input"));
+    NcclChecks checks = new NcclChecks(rules);
+    KStream<String, SpecificRecord> out =
+        logs.merge(portChanges, Named.as("nccl-inputs-merge"))
+            .process(
+                () -> new NcclTransportProcessor(checks),
+                Named.as(PROCESSOR),
+                VERDICT_STORE,
+                NODE_PORTS_STORE,
+                TRACKER_STORE);
+    out.filter((key, v) -> v instanceof NcclTransport, Named.as("nccl-transports-only"))
+        .mapValues(v -> (NcclTransport) v, Named.as("nccl-transports-cast"))
+        .to(
+            topics.ncclTransport().name(),
+            Produced.with(Serdes.String(), serdes.value(NcclTransport.class))
+                .withName("nccl-to-transport"));
+    KStream<String, Alert> alerts =
+        out.filter((key, v) -> v instanceof Alert, Named.as("nccl-alerts-only"))
+            .mapValues(v -> (Alert) v, Named.as("nccl-alerts-cast"))
+            .selectKey(
+                (key, a) -> a.getCluster() + "/" + (a.getJob() != null ? a.getJob() : a.getNode()),
+                Named.as("nccl-alerts-key-by-job"))
+            .repartition(
+                Repartitioned.<String, Alert>as(ALERTS_BY_JOB)
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(serdes.alert()))
+            .process(JobIncidents::new, Named.as("nccl-job-incidents"), JOB_INCIDENT_STORE);
+    AlertSinks.addTo(alerts, "nccl", topics, serdes.alert());
+  }
+}

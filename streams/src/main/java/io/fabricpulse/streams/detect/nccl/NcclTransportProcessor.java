@@ -1,0 +1,205 @@
+package io.fabricpulse.streams.detect.nccl;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NcclLog;
+import io.fabricpulse.avro.NcclTransport;
+import io.fabricpulse.schemas.nccl.NcclKind;
+import io.fabricpulse.schemas.nccl.NcclTransportVerdict;
+import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.Lineage;
+import io.fabricpulse.streams.alerts.Observation;
+import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.nccl.NcclChecks.Judged;
+import io.fabricpulse.streams.rules.Rule;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per host (key cluster/host): folds NCCL records into one {@link NcclTransportVerdict} per (host,
+ * job or file), publishes every change as an {@link NcclTransport}, keeps the host's RDMA port
+ * inventory from the port-state changes of fabric.rates, and raises GDR_FALLBACK,
+ * NET_FALLBACK_SOCKET and NCCL_ERROR through one {@link AlertTracker} per rule.
+ *
+ * <p>Lifecycle: a fallback verdict holds for the life of the job (NCCL prints its transport only at
+ * init, then is silent for days), so its alert stays FIRING until the verdict changes, or until the
+ * job has logged nothing for {@link #VERDICT_IDLE_EXPIRY}: the verdict is then forgotten, and the
+ * alert resolves after the rule's hysteresis. A completion error is an event: it holds at its
+ * instant, so the alert resolves one hysteresis after the last error.
+ */
+final class NcclTransportProcessor
+    implements Processor<String, SpecificRecord, String, SpecificRecord> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(NcclTransportProcessor.class);
+  private static final StringSerializer KEYS = new StringSerializer();
+
+  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+
+  /** A job log silent this long is a finished job (as long as raw topics keep history). */
+  static final Duration VERDICT_IDLE_EXPIRY = Duration.ofDays(7);
+
+  private static final Duration EXPIRY_SCAN_EVERY = Duration.ofMinutes(1);
+
+  private final NcclChecks checks;
+  private final Map<String, AlertTracker> trackers = new LinkedHashMap<>();
+  private ProcessorContext<String, SpecificRecord> context;
+  private KeyValueStore<String, NcclTransportVerdict> verdicts;
+  private KeyValueStore<String, NodePorts> nodePorts;
+  private long lastExpiryScan = Long.MIN_VALUE;
+
+  NcclTransportProcessor(NcclChecks checks) {
+    this.checks = checks;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, SpecificRecord> context) {
+    this.context = context;
+    this.verdicts = context.getStateStore(NcclTransportDetector.VERDICT_STORE);
+    this.nodePorts = context.getStateStore(NcclTransportDetector.NODE_PORTS_STORE);
+    KeyValueStore<String, TrackerState> trackerStore =
+        context.getStateStore(NcclTransportDetector.TRACKER_STORE);
+    for (Rule rule : checks.allRules()) {
+      trackers.put(rule.id(), new AlertTracker(rule, NcclTransportDetector.POLICY, trackerStore));
+    }
+    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+  }
+
+  @Override
+  public void process(Record<String, SpecificRecord> record) {
+    Lineage lineage = Lineage.of(context);
+    try {
+      if (record.value() instanceof NcclLog log) {
+        onLog(record.key(), log, lineage);
+      } else if (record.value() instanceof CounterRates rates) {
+        onPortChange(record.key(), rates, lineage);
+      }
+    } catch (RuntimeException e) {
+      // one bad record must not stop detection for the whole partition
+      LOG.warn(
+          "NCCL detection skipped record {}-{}@{} key {}: {}",
+          lineage.topic(),
+          lineage.partition(),
+          lineage.offset(),
+          record.key(),
+          e.toString());
+    }
+  }
+
+  private void onLog(String hostKey, NcclLog log, Lineage lineage) {
+    String key = hostKey + "|" + NcclTransportVerdict.groupKey(log);
+    NcclTransportVerdict verdict = verdicts.get(key);
+    if (verdict == null) {
+      if (!NcclTransportVerdict.carriesSignal(log)) {
+        return; // a version banner or chatter does not open a verdict of its own
+      }
+      verdict = new NcclTransportVerdict();
+    }
+    boolean changed = verdict.add(log);
+    verdicts.put(key, verdict);
+    long time = log.getTime().toEpochMilli();
+    if (changed) {
+      NcclTransport transport = verdict.toRecord();
+      context.forward(new Record<>(transportKey(verdict, log), transport, time));
+      NodePorts ports = nodePorts.get(hostKey);
+      checks.gdrFallback(verdict, time, lineage).ifPresent(j -> observe(j, time));
+      checks.socketFallback(verdict, ports, time, lineage).ifPresent(j -> observe(j, time));
+    }
+    if (NcclKind.WARN.name().equals(log.getKind())) {
+      Optional<Judged> error =
+          checks.completionError(log, verdict, nodePorts.get(hostKey), lineage);
+      error.ifPresent(
+          j -> {
+            observe(j, time);
+            // the error held at its instant only: the clean time starts the hysteresis
+            observe(
+                new Judged(j.rule(), Observation.clean(j.observation().subject(), time, lineage)),
+                time);
+          });
+    }
+  }
+
+  private void onPortChange(String hostKey, CounterRates rates, Lineage lineage) {
+    NodePorts ports = nodePorts.get(hostKey);
+    if (ports == null) {
+      ports = new NodePorts();
+    }
+    List<String> activeBefore = ports.activePorts();
+    ports.update(rates);
+    nodePorts.put(hostKey, ports);
+    if (activeBefore.equals(ports.activePorts())) {
+      return;
+    }
+    // a port came up (or went down) after the job logged Socket: judge the host's verdicts again
+    long time = rates.getTime().toEpochMilli();
+    List<NcclTransportVerdict> ofHost = new ArrayList<>();
+    try (KeyValueIterator<String, NcclTransportVerdict> it =
+        verdicts.prefixScan(hostKey + "|", KEYS)) {
+      it.forEachRemaining(e -> ofHost.add(e.value));
+    }
+    for (NcclTransportVerdict verdict : ofHost) {
+      if ("Socket".equals(verdict.net())) {
+        checks.socketFallback(verdict, ports, time, lineage).ifPresent(j -> observe(j, time));
+      }
+    }
+  }
+
+  private void punctuate(long streamTime) {
+    if (lastExpiryScan == Long.MIN_VALUE
+        || streamTime - lastExpiryScan >= EXPIRY_SCAN_EVERY.toMillis()) {
+      lastExpiryScan = streamTime;
+      expireIdleVerdicts(streamTime);
+    }
+    for (AlertTracker tracker : trackers.values()) {
+      tracker.punctuate(streamTime).forEach(a -> forward(a, streamTime));
+    }
+  }
+
+  private void expireIdleVerdicts(long now) {
+    List<KeyValue<String, NcclTransportVerdict>> idle = new ArrayList<>();
+    try (KeyValueIterator<String, NcclTransportVerdict> it = verdicts.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, NcclTransportVerdict> e = it.next();
+        if (now - e.value.lastSeenAt().toEpochMilli() > VERDICT_IDLE_EXPIRY.toMillis()) {
+          idle.add(e);
+        }
+      }
+    }
+    for (KeyValue<String, NcclTransportVerdict> e : idle) {
+      verdicts.delete(e.key);
+      Observation clean = Observation.clean(NcclChecks.subject(e.value), now, Lineage.NONE);
+      for (AlertTracker tracker : trackers.values()) {
+        tracker.observe(clean).ifPresent(a -> forward(a, now));
+      }
+    }
+  }
+
+  private void observe(Judged judged, long time) {
+    AlertTracker tracker = trackers.get(judged.rule().id());
+    tracker.observe(judged.observation()).ifPresent(a -> forward(a, time));
+  }
+
+  private void forward(Alert alert, long timestamp) {
+    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+
+  /** Key of fabric.nccl.transport: cluster/host/job, or cluster/host/file:PATH without a job. */
+  static String transportKey(NcclTransportVerdict verdict, NcclLog log) {
+    String what = verdict.job() != null ? verdict.job() : "file:" + log.getFile();
+    return verdict.cluster() + "/" + verdict.host() + "/" + what;
+  }
+}
