@@ -126,7 +126,13 @@ public final class Demo {
             ? DEFAULT_FAULT_WINDOW
             : Duration.ofMillis((long) (simulatedSpan.toMillis() * FAULT_SHARE));
     List<InjectedFault> faults =
-        DemoFaults.schedulePortFaults(simulator, simStart.plusSeconds(5), faultWindow);
+        settings.nodes() >= DemoFaults.MIN_NODES
+            ? DemoFaults.scheduleAll(simulator, simStart.plusSeconds(5), faultWindow)
+            : DemoFaults.schedulePortFaults(simulator, simStart.plusSeconds(5), faultWindow);
+    if (settings.nodes() < DemoFaults.MIN_NODES) {
+      out.printf(
+          "  (with fewer than %d nodes only port faults are injected)%n", DemoFaults.MIN_NODES);
+    }
     out.printf(
         "  faults    %d scheduled in the first %s of simulated time:%n",
         faults.size(), human(faultWindow));
@@ -162,8 +168,7 @@ public final class Demo {
     long lastRates = 0;
     long lastReportAt = wallStart;
     try (SimulatedFleet fleet =
-        new SimulatedFleet(
-            simulator, pipeline.producerConfig(), pipeline.topics().portCounters().name())) {
+        new SimulatedFleet(simulator, pipeline.producerConfig(), pipeline.topics())) {
       long tick = 0;
       // A bounded run plays every fault out (plus time for its alert to fire) even when this
       // machine is slower than the requested speed: past the wall-clock end it runs unpaced.
@@ -234,8 +239,8 @@ public final class Demo {
     out.println();
     out.println("summary");
     out.printf(
-        "  raw records published   %,d (malformed %d, dropped %d)%n",
-        fleet.published(), fleet.malformed(), fleet.dropped());
+        "  raw records published   %,d (malformed %d, failed reads %d, dropped %d)%n",
+        fleet.published(), fleet.malformed(), fleet.failures(), fleet.lost());
     out.printf("  rates records derived   %,d%n", watcher.rates());
     out.printf(
         "  points written to store %,d (write failures %d)%n",

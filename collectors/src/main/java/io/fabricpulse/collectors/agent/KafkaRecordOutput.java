@@ -58,6 +58,15 @@ public final class KafkaRecordOutput implements RecordOutput {
     return publisher;
   }
 
+  /** Records lost over all topics: dropped past the buffer bound or refused for good by Kafka. */
+  public long lost() {
+    long lost = 0;
+    for (RecordPublisher publisher : publishers.values()) {
+      lost += publisher.dropped() + publisher.rejected();
+    }
+    return lost;
+  }
+
   @Override
   public void flush() {
     for (RecordPublisher publisher : publishers.values()) {

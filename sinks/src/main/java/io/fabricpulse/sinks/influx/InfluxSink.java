@@ -455,7 +455,13 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       return;
     }
     try {
-      consumer.commitSync(offsets);
+      try {
+        consumer.commitSync(offsets);
+      } catch (WakeupException e) {
+        // close() wakes the consumer; when that lands here instead of in poll() the wake-up is
+        // now consumed, and the commit of points already written must still happen.
+        consumer.commitSync(offsets);
+      }
       offsets.forEach(
           (partition, offset) -> {
             committed.put(partition, offset.offset());
