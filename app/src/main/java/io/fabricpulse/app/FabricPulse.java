@@ -4,6 +4,7 @@ import io.fabricpulse.app.cli.CollectCommand;
 import io.fabricpulse.app.cli.DemoCommand;
 import io.fabricpulse.app.cli.DetectCommand;
 import io.fabricpulse.app.cli.ParseCommand;
+import io.fabricpulse.app.cli.RulesCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -17,6 +18,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       CollectCommand.class,
       ParseCommand.class,
+      RulesCommand.class,
       DetectCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -34,16 +34,24 @@ record DetectionReport(
         notCovered.add(describe(fault) + " (no " + expected + " detector running)");
         continue;
       }
-      Alert match =
-          firing.stream()
-              .filter(a -> a.getKind() == expected && onFaultNode(a, fault))
-              .findFirst()
-              .orElse(null);
+      Alert match = take(firing, expected, fault);
       if (match == null) {
         missed.add(describe(fault) + " -> expected " + expected);
       } else {
-        firing.remove(match);
         detected.add(describe(fault) + " -> " + expected + " " + match.getAlertId());
+      }
+      if (fault.kind() == FaultKind.PFC_PAUSE_STORM
+          && fault.affected().size() + 1 >= PROPAGATION_MIN_NODES
+          && detectable.contains(AlertKind.PAUSE_PROPAGATION)) {
+        // A storm that spreads to K nodes is one incident: the origin's page plus one
+        // PAUSE_PROPAGATION naming origin and victims, instead of a page per victim.
+        Alert incident = take(firing, AlertKind.PAUSE_PROPAGATION, fault);
+        if (incident == null) {
+          missed.add(describe(fault) + " -> expected " + AlertKind.PAUSE_PROPAGATION);
+        } else {
+          detected.add(
+              describe(fault) + " -> " + AlertKind.PAUSE_PROPAGATION + " " + incident.getAlertId());
+        }
       }
     }
     List<String> unexpected =
@@ -53,11 +61,39 @@ record DetectionReport(
     return new DetectionReport(detected, missed, unexpected, notCovered);
   }
 
+  /** The default rule's K of pause_propagation (alert-rules/pfc.yaml). */
+  static final int PROPAGATION_MIN_NODES = 3;
+
+  /** Kinds raised about a whole cluster (no node): the subnet manager and storm incidents. */
+  private static final Set<AlertKind> CLUSTER_WIDE =
+      Set.of(
+          AlertKind.SM_FAILOVER,
+          AlertKind.SM_ABSENT,
+          AlertKind.SM_HUNG,
+          AlertKind.SM_UNSTABLE,
+          AlertKind.PAUSE_PROPAGATION);
+
+  /** Removes and returns the first FIRING alert of {@code kind} that is about {@code fault}. */
+  private static Alert take(List<Alert> firing, AlertKind kind, InjectedFault fault) {
+    Alert match =
+        firing.stream()
+            .filter(a -> a.getKind() == kind && about(a, fault))
+            .findFirst()
+            .orElse(null);
+    if (match != null) {
+      firing.remove(match);
+    }
+    return match;
+  }
+
   /**
-   * The fault's node; for an NCCL job fault any of its nodes: the detector raises one alert per
-   * job, on the host whose verdict arrived first.
+   * The fault's node; for an NCCL job fault any of its nodes (the detector raises one alert per
+   * job, on the host whose verdict arrived first); for cluster-wide kinds the fault's cluster.
    */
-  private static boolean onFaultNode(Alert a, InjectedFault fault) {
+  private static boolean about(Alert a, InjectedFault fault) {
+    if (CLUSTER_WIDE.contains(a.getKind())) {
+      return a.getNode() == null;
+    }
     return Objects.equals(a.getNode(), fault.node())
         || (fault.kind().source() == FaultKind.Source.NCCL
             && fault.affected().contains(a.getNode()));
