@@ -5,6 +5,8 @@ import io.fabricpulse.app.cli.DemoCommand;
 import io.fabricpulse.app.cli.DetectCommand;
 import io.fabricpulse.app.cli.ParseCommand;
 import io.fabricpulse.app.cli.RulesCommand;
+import io.fabricpulse.app.cli.SinkCommand;
+import io.fabricpulse.app.cli.StreamsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,6 +22,8 @@ import picocli.CommandLine.Command;
       ParseCommand.class,
       RulesCommand.class,
       DetectCommand.class,
+      StreamsCommand.class,
+      SinkCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class FabricPulse implements Runnable {

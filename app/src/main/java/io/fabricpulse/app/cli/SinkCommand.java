@@ -1,0 +1,84 @@
+package io.fabricpulse.app.cli;
+
+import io.fabricpulse.sinks.influx.InfluxSink;
+import io.fabricpulse.sinks.influx.InfluxSinkConfig;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code fabricpulse sink influx}: rates and alerts into an InfluxDB v2 write API. */
+@Command(
+    name = "sink",
+    mixinStandardHelpOptions = true,
+    description = "Consumers of the derived topics.",
+    subcommands = {SinkCommand.Influx.class})
+public final class SinkCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  @Command(
+      name = "influx",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Write fabric.rates and fabric.alerts to InfluxDB 2.x/3.x (or any /api/v2/write server:",
+        "QuestDB, VictoriaMetrics) until SIGTERM. Offsets are committed only after the points are",
+        "written; a store outage pauses consumption (no loss). Token from INFLUX_TOKEN."
+      })
+  static final class Influx implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Mixin KafkaOptions kafka;
+
+    @Option(names = "--influx-url", required = true, description = "e.g. http://influxdb:8086")
+    String url;
+
+    @Option(
+        names = "--influx-org",
+        defaultValue = "fabricpulse",
+        description = "Organisation (default ${DEFAULT-VALUE}).")
+    String org;
+
+    @Option(
+        names = "--influx-bucket",
+        defaultValue = "fabricpulse",
+        description = "Bucket (default ${DEFAULT-VALUE}).")
+    String bucket;
+
+    @Option(
+        names = "--group-id",
+        defaultValue = InfluxSink.DEFAULT_GROUP_ID,
+        description = "Consumer group (default ${DEFAULT-VALUE}).")
+    String groupId;
+
+    @Override
+    public Integer call() throws Exception {
+      Properties client = kafka.clientProperties(System.getenv());
+      String token = System.getenv("INFLUX_TOKEN");
+      InfluxSinkConfig config =
+          InfluxSinkConfig.of(url, org, bucket, token == null ? new char[0] : token.toCharArray());
+      Map<String, Object> consumer = new HashMap<>();
+      client.forEach((k, v) -> consumer.put(k.toString(), v));
+      consumer.put("group.id", groupId);
+      InfluxSink sink = InfluxSink.create(config, consumer);
+      Thread hook = new Thread(sink::close, "sink-shutdown");
+      Runtime.getRuntime().addShutdownHook(hook);
+      spec.commandLine()
+          .getOut()
+          .printf(
+              "writing %s and %s to %s (org %s, bucket %s); Ctrl-C or SIGTERM stops%n",
+              config.ratesTopic(), config.alertsTopic(), url, org, bucket);
+      spec.commandLine().getOut().flush();
+      sink.run();
+      return 0;
+    }
+  }
+}
