@@ -26,13 +26,17 @@ mkdir -p bench/results
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 out="bench/results/$stamp"
 
-# -f 1: one fork per benchmark; -wi 3 -w 1s: JIT warm-up; -i 5 -r 1s: five measured seconds.
-# The forks get the samples path, Avro's trusted package and quiet SLF4J logging.
+# Fork, warm-up and measurement settings are annotations on each benchmark class: 1 fork, 3 x 1 s
+# warm-up and 5 x 1 s measured (RateStageBenchmark: 5 x 2 s each, its per-invocation setup leaves
+# fewer timed calls per second). The forks get the samples path, Avro's trusted package and quiet
+# SLF4J logging.
+# Other work on the machine disturbs the numbers: the load average before and after goes in the log.
+echo "bench: load average before: $(cat /proc/loadavg 2>/dev/null || echo unknown)" | tee "$out.txt"
 # shellcheck disable=SC2086
 java -jar "$jar" \
-  -f 1 -wi 3 -w 1s -i 5 -r 1s \
   -jvmArgsAppend "-Dfabricpulse.samples=$samples -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.fabricpulse.avro -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xss4m" \
   -rf json -rff "$out.json" \
-  ${JMH_OPTS:-} "$@" 2>&1 | tee "$out.txt"
+  ${JMH_OPTS:-} "$@" 2>&1 | tee -a "$out.txt"
+echo "bench: load average after: $(cat /proc/loadavg 2>/dev/null || echo unknown)" | tee -a "$out.txt"
 
 echo "bench: results in $out.json and $out.txt" >&2

@@ -31,7 +31,9 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -39,6 +41,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -48,6 +51,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * TopologyTestDriver also commits after every record, which production does only every commit
  * interval.
  *
+ * <p>{@code baselineOneSecond} drives {@link DriverBaselineTopology} (same shape, no work) with the
+ * same samples: the difference between the two is what the rate stage itself costs.
+ *
  * <p>Each invocation pipes one simulated second of 8 RoCE nodes (64 port samples, each 1 s after
  * the previous sample of its port); the samples are read and encoded in the untimed per-invocation
  * setup. The score is port samples per second (one op = one sample).
@@ -55,6 +61,9 @@ import org.openjdk.jmh.infra.Blackhole;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 5, time = 2)
 public class RateStageBenchmark {
 
   static final int NODES = 8;
@@ -72,9 +81,14 @@ public class RateStageBenchmark {
   private TestInputTopic<String, byte[]> portIn;
   private TestOutputTopic<String, byte[]> ratesOut;
   private TestOutputTopic<String, byte[]> deadLettersOut;
+  private Path baselineStateDir;
+  private TopologyTestDriver baselineDriver;
+  private TestInputTopic<String, byte[]> baselineIn;
+  private TestOutputTopic<String, byte[]> baselineOut;
 
   private Instant now;
   private final String[] keys = new String[SAMPLES_PER_SECOND];
+  private final String[] subjects = new String[SAMPLES_PER_SECOND];
   private final byte[][] values = new byte[SAMPLES_PER_SECOND][];
   private long rated;
 
@@ -106,6 +120,18 @@ public class RateStageBenchmark {
     deadLettersOut =
         driver.createOutputTopic(
             topics.deadLetters().name(), new StringDeserializer(), new ByteArrayDeserializer());
+    baselineStateDir = Files.createTempDirectory("fabricpulse-bench-baseline");
+    baselineDriver =
+        new TopologyTestDriver(
+            DriverBaselineTopology.build(),
+            StreamsSettings.base("fabricpulse-baseline-bench", "127.0.0.1:9", baselineStateDir),
+            START);
+    baselineIn =
+        baselineDriver.createInputTopic(
+            DriverBaselineTopology.INPUT, new StringSerializer(), new ByteArraySerializer());
+    baselineOut =
+        baselineDriver.createOutputTopic(
+            DriverBaselineTopology.OUTPUT, new StringDeserializer(), new ByteArrayDeserializer());
   }
 
   /** The next simulated second of every node, read and encoded as the agent would publish it. */
@@ -119,6 +145,7 @@ public class RateStageBenchmark {
       SampleContext context = new SampleContext(simulator.identity(node), now, sequences.get(n));
       for (PortCounters port : readers.get(n).read(context).records()) {
         keys[i] = context.identity().key();
+        subjects[i] = keys[i] + "/" + port.getDevice() + "/" + port.getPort();
         values[i] = serializer.serialize(topics.portCounters().name(), port);
         i++;
       }
@@ -140,7 +167,19 @@ public class RateStageBenchmark {
     }
   }
 
-  /** Every sample must have become one rates record and none a dead letter. */
+  @Benchmark
+  @OperationsPerInvocation(SAMPLES_PER_SECOND)
+  public void baselineOneSecond(Blackhole blackhole) {
+    for (int i = 0; i < SAMPLES_PER_SECOND; i++) {
+      baselineIn.pipeInput(subjects[i], values[i], now);
+    }
+    while (!baselineOut.isEmpty()) {
+      blackhole.consume(baselineOut.readRecord());
+      rated++;
+    }
+  }
+
+  /** Every sample must have come out (one rates record each) and none as a dead letter. */
   @TearDown(Level.Iteration)
   public void checkIteration() {
     if (!deadLettersOut.isEmpty()) {
@@ -155,6 +194,8 @@ public class RateStageBenchmark {
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
     driver.close();
+    baselineDriver.close();
+    SysfsSnapshot.delete(baselineStateDir);
     serializer.close();
     SysfsSnapshot.delete(stateDir);
   }
