@@ -59,6 +59,9 @@ public final class SinkCommand implements Runnable {
         description = "Consumer group (default ${DEFAULT-VALUE}).")
     String groupId;
 
+    /** The running sink; {@code close()} (SIGTERM, or a test) stops it after a final flush. */
+    volatile InfluxSink sink;
+
     @Override
     public Integer call() throws Exception {
       Properties client = kafka.clientProperties(System.getenv());
@@ -68,7 +71,7 @@ public final class SinkCommand implements Runnable {
       Map<String, Object> consumer = new HashMap<>();
       client.forEach((k, v) -> consumer.put(k.toString(), v));
       consumer.put("group.id", groupId);
-      InfluxSink sink = InfluxSink.create(config, consumer);
+      sink = InfluxSink.create(config, consumer);
       Thread hook = new Thread(sink::close, "sink-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       spec.commandLine()
@@ -77,7 +80,15 @@ public final class SinkCommand implements Runnable {
               "writing %s and %s to %s (org %s, bucket %s); Ctrl-C or SIGTERM stops%n",
               config.ratesTopic(), config.alertsTopic(), url, org, bucket);
       spec.commandLine().getOut().flush();
-      sink.run();
+      try {
+        sink.run();
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook is what stopped us
+        }
+      }
       return 0;
     }
   }

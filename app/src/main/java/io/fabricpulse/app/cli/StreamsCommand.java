@@ -78,6 +78,9 @@ public final class StreamsCommand implements Callable<Integer> {
       description = "Stream threads (default ${DEFAULT-VALUE}).")
   int threads;
 
+  /** Counted down by SIGTERM/Ctrl-C (or a test) to stop the application. */
+  final CountDownLatch stop = new CountDownLatch(1);
+
   @Override
   public Integer call() throws Exception {
     Properties client = kafka.clientProperties(System.getenv());
@@ -104,8 +107,8 @@ public final class StreamsCommand implements Callable<Integer> {
           }
         });
     settings.put("num.stream.threads", threads);
-    CountDownLatch stop = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "streams-shutdown"));
+    Thread hook = new Thread(stop::countDown, "streams-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
     try (StreamsRunner runner =
         new StreamsRunner(
             FabricTopology.build(topics, registry, rules, RateConfig.defaults(), settings),
@@ -122,6 +125,12 @@ public final class StreamsCommand implements Callable<Integer> {
           spec.commandLine().getErr().println("stream thread failed: " + runner.failure());
           return 1;
         }
+      }
+    } finally {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is what stopped us
       }
     }
     return 0;

@@ -1,0 +1,110 @@
+package io.fabricpulse.app.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
+import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.collectors.core.NodeIdentity;
+import io.fabricpulse.collectors.core.ParseResult;
+import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.publish.RecordPublisher;
+import io.fabricpulse.collectors.sysfs.DirectorySysfsTree;
+import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
+import io.fabricpulse.collectors.testing.Samples;
+import io.fabricpulse.schemas.serde.AvroSerdeConfig;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.sinks.questdb.EmbeddedQuestDb;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The production-shaped commands against real parts: {@code streams} and {@code sink influx} run as
+ * they would on servers (here on a KRaft broker and a QuestDB on 127.0.0.1), a collector publishes
+ * two samples of a real sysfs capture, and the rates come out of the store.
+ */
+class StreamsAndSinkCommandsIT {
+
+  @Test
+  void streamsAndSinkCommandsCarryCollectorSamplesIntoTheStore(@TempDir Path dir) throws Exception {
+    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir, Duration.ofSeconds(60));
+        EmbeddedQuestDb store = EmbeddedQuestDb.start(dir.resolve("questdb"))) {
+      String registry = "mock://streams-sink-commands-it";
+      StreamsCommand streams = new StreamsCommand();
+      CompletableFuture<Integer> streamsExit =
+          run(
+              streams,
+              "--bootstrap-servers",
+              broker.bootstrapServers(),
+              "--schema-registry-url",
+              registry,
+              "--replication-factor",
+              "1",
+              "--partitions",
+              "2",
+              "--guarantee",
+              "AT_LEAST_ONCE",
+              "--state-dir",
+              dir.resolve("streams").toString());
+      SinkCommand.Influx sink = new SinkCommand.Influx();
+      CompletableFuture<Integer> sinkExit =
+          run(
+              sink,
+              "--bootstrap-servers",
+              broker.bootstrapServers(),
+              "--schema-registry-url",
+              registry,
+              "--influx-url",
+              store.url());
+
+      Path sysfs = Samples.unpackSysfs("procfs-mlx5_0-hw_counters.ttar.txt", dir.resolve("sysfs"));
+      SysfsPortCounterReader reader = new SysfsPortCounterReader(new DirectorySysfsTree(sysfs));
+      NodeIdentity node = new NodeIdentity("lab", "gpu042", "boot-a");
+      Properties producer = new Properties();
+      producer.put("bootstrap.servers", broker.bootstrapServers());
+      producer.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registry);
+      AtomicLong seq = new AtomicLong();
+      try (RecordPublisher publisher = new RecordPublisher(producer, FabricTopics.PORT_COUNTERS)) {
+        for (int i = 0; i < 2; i++) {
+          ParseResult<PortCounters> sample =
+              reader.read(
+                  new SampleContext(
+                      node, Instant.parse("2026-11-29T12:00:00Z").plusSeconds(i), seq));
+          publisher.publishAll(node, sample);
+        }
+        publisher.flush();
+      }
+
+      var rows =
+          store
+              .awaitRows(
+                  "select * from fabric_port_rates where node = 'gpu042' order by timestamp",
+                  2,
+                  Duration.ofSeconds(120))
+              .rows();
+      assertEquals("mlx5_0", rows.get(1).get("device"));
+      assertEquals(0.0, Double.parseDouble(rows.get(1).get("local_ack_timeout_err_per_s")));
+
+      streams.stop.countDown();
+      sink.sink.close();
+      assertEquals(0, streamsExit.get(60, TimeUnit.SECONDS));
+      assertEquals(0, sinkExit.get(60, TimeUnit.SECONDS));
+    }
+  }
+
+  /** Runs a command in its own thread, as the launcher would in its own process. */
+  private static CompletableFuture<Integer> run(Object command, String... args) {
+    CommandLine cli = new CommandLine(command);
+    cli.setOut(new PrintWriter(new StringWriter(), true));
+    return CompletableFuture.supplyAsync(() -> cli.execute(args));
+  }
+}
