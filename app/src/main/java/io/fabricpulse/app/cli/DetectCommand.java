@@ -1,5 +1,6 @@
 package io.fabricpulse.app.cli;
 
+import io.fabricpulse.app.output.AlertText;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
@@ -236,29 +237,14 @@ public final class DetectCommand implements Callable<Integer> {
 
   /** {@code ALERT FIRING CRITICAL NET_FALLBACK_SOCKET gpu017 job 4711 at ...: summary}. */
   static String humanLine(Alert a) {
-    StringBuilder subject = new StringBuilder(a.getNode() == null ? a.getCluster() : a.getNode());
-    if (a.getDevice() != null) {
-      subject.append('/').append(a.getDevice());
-    }
-    if (a.getPort() != null) {
-      subject.append('/').append(a.getPort());
-    }
-    if (a.getNetdev() != null) {
-      subject.append(' ').append(a.getNetdev());
-    }
-    if (a.getPriority() != null) {
-      subject.append(" prio ").append(a.getPriority());
-    }
-    if (a.getGpu() != null) {
-      subject.append(" gpu ").append(a.getGpu());
-    }
-    if (a.getJob() != null) {
-      subject.append(" job ").append(a.getJob());
-    }
-    Instant at = a.getResolvedAt() != null ? a.getResolvedAt() : a.getStartedAt();
     return String.format(
         "ALERT %s %s %s %s at %s: %s",
-        a.getState(), a.getSeverity(), a.getKind(), subject, at, a.getSummary());
+        a.getState(),
+        a.getSeverity(),
+        a.getKind(),
+        AlertText.subject(a),
+        AlertText.at(a),
+        a.getSummary());
   }
 
   @SuppressWarnings("unchecked")
