@@ -12,11 +12,12 @@ import picocli.CommandLine.Option;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the embedded default: an in-process Kafka broker (KRaft), an in-process schema registry,",
-      "an embedded QuestDB (or a real InfluxDB), the streams application and the sink, fed by a",
-      "seeded simulated cluster with injected faults. Prints live throughput, the busiest ports and",
-      "alerts; ends with a summary and exits 0 only if data flowed end to end and every injected",
-      "fault was detected exactly (nothing missed, nothing extra)."
+      "Run the whole pipeline in one JVM on a simulated cluster with injected faults.",
+      "Starts an in-process Kafka broker (KRaft), an in-process schema registry, an embedded",
+      "QuestDB (or a real InfluxDB), the streams application and the sink, and feeds them from",
+      "the node agents of a seeded simulated cluster. Prints live throughput, the busiest ports",
+      "and alerts; ends with a summary and exits 0 only if data flowed end to end and every",
+      "injected fault was detected exactly (nothing missed, nothing extra)."
     })
 public final class DemoCommand implements Callable<Integer> {
 

@@ -74,7 +74,8 @@ public final class Demo {
     Thread hook = new Thread(stop::countDown, "demo-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     out.printf(
-        "fabricpulse demo: cluster %s, %d nodes x 8 HCAs, seed %d, %sx simulated time, state in %s%n",
+        "fabricpulse demo: cluster %s, %d nodes (8 IB HCAs, a RoCE NIC, 8 GPUs each), seed %d, %sx simulated"
+            + " time, state in %s%n",
         settings.cluster(), settings.nodes(), settings.seed(), trim(settings.speed()), dataDir);
     EmbeddedPipeline.InfluxTarget influx =
         settings.influxUrl() == null
