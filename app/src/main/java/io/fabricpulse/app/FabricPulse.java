@@ -1,5 +1,6 @@
 package io.fabricpulse.app;
 
+import io.fabricpulse.app.cli.BenchCommand;
 import io.fabricpulse.app.cli.CollectCommand;
 import io.fabricpulse.app.cli.DemoCommand;
 import io.fabricpulse.app.cli.DetectCommand;
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
       DetectCommand.class,
       StreamsCommand.class,
       SinkCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class FabricPulse implements Runnable {

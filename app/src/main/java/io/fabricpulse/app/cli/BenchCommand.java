@@ -1,0 +1,46 @@
+package io.fabricpulse.app.cli;
+
+import io.fabricpulse.app.demo.ThroughputRun;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code fabricpulse bench}: end-to-end throughput on the real in-process broker. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Measure end-to-end throughput on a real in-process broker: a healthy simulated fleet",
+      "publishes as fast as it can, through the rate stage and every detector into QuestDB.",
+      "Microbenchmarks (parsers, serde, rate stage) are JMH: bench/run.sh."
+    })
+public final class BenchCommand implements Callable<Integer> {
+
+  @Option(
+      names = "--nodes",
+      defaultValue = "64",
+      description = "Simulated nodes (default ${DEFAULT-VALUE}).")
+  int nodes;
+
+  @Option(
+      names = "--simulated",
+      defaultValue = "120s",
+      converter = DurationConverter.class,
+      description = "Simulated time to publish (default ${DEFAULT-VALUE}).")
+  Duration simulated;
+
+  @Option(names = "--seed", defaultValue = "42", description = "Seed (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--data-dir", description = "Keep state here instead of a temporary directory.")
+  Path dataDir;
+
+  @Override
+  public Integer call() throws Exception {
+    return new ThroughputRun(
+            new ThroughputRun.Settings(nodes, simulated, seed, dataDir), System.out)
+        .run();
+  }
+}
