@@ -38,6 +38,13 @@ public final class ThresholdSchemas {
               null,
               "a port whose tx pause-frame delta is at least this many times its rx delta is"
                   + " classified as the storm origin (our reading of P4)")
+          .integer(
+              "lossless_priority",
+              3,
+              0,
+              7,
+              "the RDMA (lossless) priority: the netdev's mlx5 storm-event counters and this"
+                  + " priority's pause ratio are one alert subject [K-pfcstall][K-ethdoc]")
           .build();
 
   /** DOMAIN.md 3.2 P4 "Beat": fabric-wide attribution of the source NIC. */

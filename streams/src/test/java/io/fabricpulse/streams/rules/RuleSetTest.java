@@ -49,6 +49,7 @@ class RuleSetTest {
     assertEquals(0.8, storm.thresholds().number("pause_ratio"));
     assertEquals(2, storm.thresholds().integer("consecutive_samples"));
     assertEquals(1, storm.thresholds().integer("storm_events"));
+    assertEquals(3, storm.thresholds().integer("lossless_priority"));
     assertEquals(Duration.ofSeconds(60), storm.hysteresis());
     assertEquals("[SONIC-pfcwd][SONIC-lua][K-pfcstall][K-ethdoc]", storm.source());
     assertEquals("fabric", storm.labels().get("team"));
@@ -58,7 +59,7 @@ class RuleSetTest {
     Rule misconfig = rules.byId("pfc-misconfig").orElseThrow();
     assertEquals(List.of(3), misconfig.thresholds().priorities("lossless_priorities"));
     assertEquals(Severity.WARNING, misconfig.severity());
-    assertTrue(misconfig.origin().endsWith("pfc.yaml:46"), misconfig.origin());
+    assertTrue(misconfig.origin().endsWith("pfc.yaml:49"), misconfig.origin());
   }
 
   @Test
@@ -135,7 +136,8 @@ class RuleSetTest {
                 + " hysteresis, id, labels, selectors, severity, source, thresholds)",
             at("pfc.yaml", 7)
                 + "thresholds.pause_ratoi: unknown threshold (expected one of pause_ratio,"
-                + " consecutive_samples, storm_events, origin_factor)",
+                + " consecutive_samples, storm_events, origin_factor,"
+                + " lossless_priority)",
             at("pfc.yaml", 9)
                 + "detector: unknown detector \"link_flapping\" (expected one of "
                 + Detector.allIds()

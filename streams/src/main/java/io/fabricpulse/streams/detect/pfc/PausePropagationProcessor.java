@@ -32,13 +32,18 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * FIRING, or resolved less than {@code window} ago, on at least {@code min_nodes} nodes, it raises
  * one PAUSE_PROPAGATION incident naming the likely origin port(s) and the victims.
  *
- * <p>What the operator is paged with: every origin's PAUSE_STORM passes through (it names the port
- * to drain); a victim's PAUSE_STORM passes through only while no incident is open in its cluster.
- * Victims that start while the incident is open are folded into it (their FIRING and RESOLVED are
- * not forwarded), so a storm spreading to 40 nodes pages min_nodes-1 victims at most, the origin,
- * and one incident. The incident stays open while any storm of the cluster is FIRING and resolves
- * when the last one resolves plus the rule's hysteresis (stream time of this stage advances only
- * with storm alerts, so the default rule uses 0s: each storm already waited its own hysteresis).
+ * <p>What the operator is paged with: every origin's PAUSE_STORM passes through at once (it names
+ * the port to drain). A victim's FIRING arrives marked {@link StormPage#HOLD}: it counts towards
+ * the incident at once but is not published. If an incident of its cluster is open, or opens,
+ * before the port stage releases it ({@link StormPage#RELEASE}, {@code window} of event time after
+ * it fired, see {@link VictimHold}), it is folded into the incident: neither its FIRING nor its
+ * RESOLVED is ever published. Otherwise the release publishes the FIRING late, unchanged
+ * (started_at is when the storm started), and its RESOLVED follows normally. So a storm spreading
+ * to 40 nodes pages the origin and one incident; a storm on fewer than min_nodes nodes pages every
+ * port, victims after the hold. The incident stays open while any storm of the cluster is FIRING
+ * and resolves when the last one resolves plus the rule's hysteresis (stream time of this stage
+ * advances only with storm alerts, so the default rule uses 0s: each storm already waited its own
+ * hysteresis).
  */
 final class PausePropagationProcessor implements Processor<String, Alert, String, Alert> {
 
@@ -47,7 +52,15 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
   private final List<Rule> rules;
   private final List<AlertTracker> trackers = new ArrayList<>();
   private KeyValueStore<String, Alert> storms;
-  private KeyValueStore<String, String> suppressed;
+
+  /** What became of a victim storm's FIRING (store value, by name). */
+  private enum Victim {
+    HELD,
+    FOLDED,
+    PUBLISHED
+  }
+
+  private KeyValueStore<String, String> victimPages;
   private ProcessorContext<String, Alert> context;
   private long keepResolvedMs;
 
@@ -59,7 +72,7 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
   public void init(ProcessorContext<String, Alert> context) {
     this.context = context;
     this.storms = context.getStateStore(PauseStormDetector.PROPAGATION_STORMS_STORE);
-    this.suppressed = context.getStateStore(PauseStormDetector.PROPAGATION_SUPPRESSED_STORE);
+    this.victimPages = context.getStateStore(PauseStormDetector.PROPAGATION_VICTIMS_STORE);
     KeyValueStore<String, TrackerState> trackerStore =
         context.getStateStore(PauseStormDetector.PROPAGATION_TRACKER_STORE);
     for (Rule rule : rules) {
@@ -76,23 +89,56 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
       return;
     }
     String cluster = storm.getCluster();
+    String key = cluster + "|" + storm.getAlertId();
     long now = record.timestamp();
-    Lineage lineage = Lineage.of(context);
-    storms.put(cluster + "|" + storm.getAlertId(), storm);
-    List<Alert> incidents = evaluate(cluster, now, lineage);
+    StormPage page = StormPage.of(record.headers());
+    if (page == StormPage.RELEASE) {
+      release(key, storm, now); // counted when it arrived held: nothing to re-evaluate
+      return;
+    }
+    if (page == StormPage.HOLD && storm.getState() == AlertState.FIRING) {
+      victimPages.put(key, Victim.HELD.name());
+    }
+    storms.put(key, storm);
+    List<Alert> incidents = evaluate(cluster, now, Lineage.of(context));
+    if (openIncident(cluster).isPresent()) {
+      foldHeldVictims(cluster);
+    }
     if (storm.getState() == AlertState.FIRING) {
-      Optional<Alert> open = openIncident(cluster);
-      if (open.isPresent() && !isOrigin(storm)) {
-        suppressed.put(storm.getAlertId(), open.get().getAlertId());
-      } else {
+      if (page != StormPage.HOLD) {
         forward(storm, now);
       }
-    } else if (suppressed.get(storm.getAlertId()) != null) {
-      suppressed.delete(storm.getAlertId());
     } else {
-      forward(storm, now);
+      String was = victimPages.get(key);
+      victimPages.delete(key);
+      if (was == null || Victim.PUBLISHED.name().equals(was)) {
+        forward(storm, now); // an origin's, or a victim's whose FIRING was published
+      }
     }
     incidents.forEach(a -> forward(a, now));
+  }
+
+  /** The hold of a victim's FIRING is over: publish it unless an incident folded it. */
+  private void release(String key, Alert storm, long now) {
+    if (Victim.FOLDED.name().equals(victimPages.get(key))) {
+      return;
+    }
+    victimPages.put(key, Victim.PUBLISHED.name());
+    forward(storm, now);
+  }
+
+  /** An incident is open in the cluster: every victim still held is folded into it. */
+  private void foldHeldVictims(String cluster) {
+    List<String> held = new ArrayList<>();
+    try (KeyValueIterator<String, String> it = victimPages.prefixScan(cluster + "|", KEYS)) {
+      while (it.hasNext()) {
+        KeyValue<String, String> e = it.next();
+        if (Victim.HELD.name().equals(e.value)) {
+          held.add(e.key);
+        }
+      }
+    }
+    held.forEach(k -> victimPages.put(k, Victim.FOLDED.name()));
   }
 
   private List<Alert> evaluate(String cluster, long now, Lineage lineage) {
@@ -164,7 +210,7 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
       nodes.add(a.getNode());
       ids.add(a.getAlertId());
       String name = subjectOf(a).shortName();
-      (isOrigin(a) ? origins : victims).add(name);
+      (PortRole.isOrigin(a) ? origins : victims).add(name);
     }
     AlertSubject subject = AlertSubject.cluster(cluster);
     boolean open = openIncident(cluster).isPresent();
@@ -210,10 +256,6 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
       forgetStormsOfResolvedIncidents(resolved);
       resolved.forEach(a -> forward(a, streamTime));
     }
-  }
-
-  private static boolean isOrigin(Alert a) {
-    return PortRole.ORIGIN.label().equals(a.getLabels().get(PortRole.LABEL));
   }
 
   private static AlertSubject subjectOf(Alert a) {

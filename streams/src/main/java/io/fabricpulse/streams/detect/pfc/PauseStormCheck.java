@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -30,6 +31,11 @@ import java.util.OptionalLong;
  *       prevention) fires at once; the NIC itself detected it was the one pausing, so the port is
  *       an ORIGIN [K-pfcstall][K-ethdoc] (P2).
  * </ul>
+ *
+ * <p>One port in a storm is one alert: mlx5 counts storm events per netdev, not per priority, so
+ * they and the pause ratio of the rule's lossless_priority make ONE observation on the subject
+ * (node, device, netdev, lossless priority). It holds when either signal holds; the storm events
+ * fire it at once, and each signal's numbers travel in the evidence of the other.
  */
 final class PauseStormCheck {
 
@@ -38,6 +44,7 @@ final class PauseStormCheck {
   private final long consecutive;
   private final long stormEvents;
   private final double originFactor;
+  private final int losslessPriority;
 
   PauseStormCheck(Rule rule) {
     this.rule = rule;
@@ -45,6 +52,7 @@ final class PauseStormCheck {
     this.consecutive = rule.thresholds().integer("consecutive_samples");
     this.stormEvents = rule.thresholds().integer("storm_events");
     this.originFactor = rule.thresholds().number("origin_factor");
+    this.losslessPriority = Math.toIntExact(rule.thresholds().integer("lossless_priority"));
   }
 
   Rule rule() {
@@ -55,7 +63,10 @@ final class PauseStormCheck {
     return FiringPolicy.consecutive(consecutive);
   }
 
-  /** One observation per priority whose ratio is known, plus one for the storm-event counters. */
+  /**
+   * One observation per other priority whose ratio is known, plus one for the lossless priority and
+   * the storm-event counters together.
+   */
   List<Observation> evaluate(PfcSample sample, Lineage lineage) {
     CounterRates r = sample.record();
     AlertSubject port =
@@ -64,44 +75,79 @@ final class PauseStormCheck {
             .withNetdev(r.getNetdev());
     List<Observation> out = new ArrayList<>();
     for (int prio : sample.priorities()) {
-      if (rule.selectors()
-          .matches(r.getCluster(), r.getNode(), r.getDevice(), r.getNetdev(), prio)) {
-        priorityObservation(sample, port.withPriority(prio), prio, lineage).ifPresent(out::add);
+      if (prio != losslessPriority && selected(r, prio)) {
+        ratioObservation(sample, port.withPriority(prio), prio, Map.of(), lineage)
+            .ifPresent(out::add);
       }
     }
-    if (rule.selectors().matches(r.getCluster(), r.getNode(), r.getDevice(), r.getNetdev(), null)) {
-      stormEventObservation(sample, port, lineage).ifPresent(out::add);
+    if (selected(r, losslessPriority)) {
+      losslessObservation(sample, port, lineage).ifPresent(out::add);
     }
     return out;
   }
 
-  private java.util.Optional<Observation> priorityObservation(
-      PfcSample s, AlertSubject subject, int prio, Lineage lineage) {
+  private boolean selected(CounterRates r, int prio) {
+    return rule.selectors()
+        .matches(r.getCluster(), r.getNode(), r.getDevice(), r.getNetdev(), prio);
+  }
+
+  /** The lossless priority's ratio and the netdev's storm events, as one observation. */
+  private Optional<Observation> losslessObservation(
+      PfcSample s, AlertSubject port, Lineage lineage) {
+    AlertSubject subject = port.withPriority(losslessPriority);
+    OptionalLong warning = s.delta(PfcSample.STORM_WARNING);
+    OptionalLong error = s.delta(PfcSample.STORM_ERROR);
+    Map<String, String> eventEvidence = new LinkedHashMap<>();
+    warning.ifPresent(v -> eventEvidence.put(PfcSample.STORM_WARNING + "_delta", Long.toString(v)));
+    error.ifPresent(v -> eventEvidence.put(PfcSample.STORM_ERROR + "_delta", Long.toString(v)));
+    long events = warning.orElse(0) + error.orElse(0);
+    if (!eventEvidence.isEmpty() && events >= stormEvents) {
+      Map<String, String> evidence = new LinkedHashMap<>(eventEvidence);
+      evidence.putAll(ratioEvidence(s, losslessPriority));
+      putSampleFacts(evidence, s.record());
+      Message summary =
+          Message.of(
+              "pause_storm.events", port.shortName(), events, warning.orElse(0), error.orElse(0));
+      return Optional.of(
+          Observation.holds(
+                  subject, time(s), events, stormEvents, "events", summary, evidence, lineage)
+              .withLabels(Map.of(PortRole.LABEL, PortRole.ORIGIN.label()))
+              .firingNow());
+    }
+    Optional<Observation> ratio =
+        ratioObservation(s, subject, losslessPriority, eventEvidence, lineage);
+    if (ratio.isPresent() || eventEvidence.isEmpty()) {
+      return ratio;
+    }
+    return Optional.of(Observation.clean(subject, time(s), lineage)); // events counted, none new
+  }
+
+  /**
+   * The pause-ratio condition of {@code prio}; {@code extraEvidence} (the storm-event deltas of the
+   * lossless priority) goes into the evidence when it holds.
+   */
+  private Optional<Observation> ratioObservation(
+      PfcSample s,
+      AlertSubject subject,
+      int prio,
+      Map<String, String> extraEvidence,
+      Lineage lineage) {
     OptionalDouble rx = s.pauseRatio(Direction.RX, prio);
     OptionalDouble tx = s.pauseRatio(Direction.TX, prio);
     if (rx.isEmpty() && tx.isEmpty()) {
-      return java.util.Optional.empty(); // clear, reboot, first sample...: no verdict
+      return Optional.empty(); // clear, reboot, first sample...: no verdict
     }
-    long time = s.record().getTime().toEpochMilli();
     double rxRatio = rx.orElse(0);
     double txRatio = tx.orElse(0);
     double ratio = Math.max(rxRatio, txRatio);
     if (ratio < pauseRatio) {
-      return java.util.Optional.of(Observation.clean(subject, time, lineage));
+      return Optional.of(Observation.clean(subject, time(s), lineage));
     }
-    OptionalLong rxFrames = s.pauseFrames(Direction.RX, prio);
-    OptionalLong txFrames = s.pauseFrames(Direction.TX, prio);
-    PortRole role = role(rxRatio, txRatio, rxFrames, txFrames);
-    Map<String, String> evidence = new LinkedHashMap<>();
-    evidence.put("rx_pause_ratio", fmt(rxRatio));
-    evidence.put("tx_pause_ratio", fmt(txRatio));
-    rxFrames.ifPresent(v -> evidence.put("rx_prio" + prio + "_pause_delta", Long.toString(v)));
-    txFrames.ifPresent(v -> evidence.put("tx_prio" + prio + "_pause_delta", Long.toString(v)));
-    // "while its own traffic is stalled" (P4): shown when the driver exports per-prio bytes
-    s.perSecond("rx_prio" + prio + "_bytes")
-        .ifPresent(v -> evidence.put("rx_prio" + prio + "_bytes_per_second", fmt(v)));
-    s.perSecond("tx_prio" + prio + "_bytes")
-        .ifPresent(v -> evidence.put("tx_prio" + prio + "_bytes_per_second", fmt(v)));
+    PortRole role =
+        role(
+            rxRatio, txRatio, s.pauseFrames(Direction.RX, prio), s.pauseFrames(Direction.TX, prio));
+    Map<String, String> evidence = new LinkedHashMap<>(ratioEvidence(s, prio));
+    evidence.putAll(extraEvidence);
     putSampleFacts(evidence, s.record());
     Message summary =
         Message.of(
@@ -110,9 +156,31 @@ final class PauseStormCheck {
             percent(ratio),
             consecutive,
             percent(pauseRatio));
-    return java.util.Optional.of(
-        Observation.holds(subject, time, ratio, pauseRatio, "ratio", summary, evidence, lineage)
+    return Optional.of(
+        Observation.holds(subject, time(s), ratio, pauseRatio, "ratio", summary, evidence, lineage)
             .withLabels(Map.of(PortRole.LABEL, role.label())));
+  }
+
+  /** Pause ratios, frame deltas and per-priority bytes of {@code prio}, where usable. */
+  private static Map<String, String> ratioEvidence(PfcSample s, int prio) {
+    Map<String, String> evidence = new LinkedHashMap<>();
+    OptionalDouble rx = s.pauseRatio(Direction.RX, prio);
+    OptionalDouble tx = s.pauseRatio(Direction.TX, prio);
+    if (rx.isEmpty() && tx.isEmpty()) {
+      return evidence;
+    }
+    evidence.put("rx_pause_ratio", fmt(rx.orElse(0)));
+    evidence.put("tx_pause_ratio", fmt(tx.orElse(0)));
+    s.pauseFrames(Direction.RX, prio)
+        .ifPresent(v -> evidence.put("rx_prio" + prio + "_pause_delta", Long.toString(v)));
+    s.pauseFrames(Direction.TX, prio)
+        .ifPresent(v -> evidence.put("tx_prio" + prio + "_pause_delta", Long.toString(v)));
+    // "while its own traffic is stalled" (P4): shown when the driver exports per-prio bytes
+    s.perSecond("rx_prio" + prio + "_bytes")
+        .ifPresent(v -> evidence.put("rx_prio" + prio + "_bytes_per_second", fmt(v)));
+    s.perSecond("tx_prio" + prio + "_bytes")
+        .ifPresent(v -> evidence.put("tx_prio" + prio + "_bytes_per_second", fmt(v)));
+    return evidence;
   }
 
   private PortRole role(
@@ -124,29 +192,8 @@ final class PauseStormCheck {
     return txRatio >= pauseRatio && rxRatio < pauseRatio ? PortRole.ORIGIN : PortRole.VICTIM;
   }
 
-  private java.util.Optional<Observation> stormEventObservation(
-      PfcSample s, AlertSubject subject, Lineage lineage) {
-    OptionalLong warning = s.delta(PfcSample.STORM_WARNING);
-    OptionalLong error = s.delta(PfcSample.STORM_ERROR);
-    if (warning.isEmpty() && error.isEmpty()) {
-      return java.util.Optional.empty();
-    }
-    long time = s.record().getTime().toEpochMilli();
-    long events = warning.orElse(0) + error.orElse(0);
-    if (events < stormEvents) {
-      return java.util.Optional.of(Observation.clean(subject, time, lineage));
-    }
-    Map<String, String> evidence = new LinkedHashMap<>();
-    warning.ifPresent(v -> evidence.put(PfcSample.STORM_WARNING + "_delta", Long.toString(v)));
-    error.ifPresent(v -> evidence.put(PfcSample.STORM_ERROR + "_delta", Long.toString(v)));
-    putSampleFacts(evidence, s.record());
-    Message summary =
-        Message.of(
-            "pause_storm.events", subject.shortName(), events, warning.orElse(0), error.orElse(0));
-    return java.util.Optional.of(
-        Observation.holds(subject, time, events, stormEvents, "events", summary, evidence, lineage)
-            .withLabels(Map.of(PortRole.LABEL, PortRole.ORIGIN.label()))
-            .firingNow());
+  private static long time(PfcSample s) {
+    return s.record().getTime().toEpochMilli();
   }
 
   static void putSampleFacts(Map<String, String> evidence, CounterRates r) {

@@ -28,10 +28,14 @@ import org.apache.kafka.streams.state.Stores;
  * The PFC detectors (DOMAIN.md 3.2): PAUSE_STORM and PFC_MISCONFIG per (node, netdev, priority)
  * over fabric.rates, and PAUSE_PROPAGATION per cluster over the storms.
  *
+ * <p>Paging: one storm incident pages its origin port(s) at once and one PAUSE_PROPAGATION; each
+ * victim's FIRING is held for the propagation window ({@link VictimHold}) and folded into the
+ * incident if one opens, or published late otherwise ({@link PausePropagationProcessor}).
+ *
  * <pre>
- * source-fabric-rates -> pfc-rates-only -> pfc-port-detector [pfc-pause-storm-tracker]
+ * source-fabric-rates -> pfc-rates-only -> pfc-port-detector [pfc-pause-storm-tracker, -held]
  *   -> pfc-storm-alerts -> pfc-storms-key-by-cluster -> repartition pfc-storms-by-cluster
- *        -> pfc-pause-propagation [pfc-pause-propagation-storms, -tracker, -suppressed]
+ *        -> pfc-pause-propagation [pfc-pause-propagation-storms, -tracker, -victims]
  *   -> pfc-other-alerts
  *   both -> pfc-alerts-merge -> fabric.alerts, fabric.alerts.active
  * </pre>
@@ -47,8 +51,11 @@ public final class PauseStormDetector {
   /** Trackers of the pause_propagation rules (key rule|cluster). */
   public static final String PROPAGATION_TRACKER_STORE = "pfc-pause-propagation-tracker";
 
-  /** Victim storm alert_id -> incident alert_id, for storms folded into an open incident. */
-  public static final String PROPAGATION_SUPPRESSED_STORE = "pfc-pause-propagation-suppressed";
+  /** Victims' FIRING PAUSE_STORMs held by the port stage (key due time|alert_id). */
+  public static final String HELD_STORMS_STORE = "pfc-pause-storm-held";
+
+  /** Victim storms (key cluster|alert_id): HELD, FOLDED into an incident, or PUBLISHED. */
+  public static final String PROPAGATION_VICTIMS_STORE = "pfc-pause-propagation-victims";
 
   /** Repartition (internal topic {@code <application.id>-pfc-storms-by-cluster-repartition}). */
   public static final String STORMS_BY_CLUSTER = "pfc-storms-by-cluster";
@@ -96,6 +103,9 @@ public final class PauseStormDetector {
             new TrackerStateSerde()));
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(HELD_STORMS_STORE), Serdes.String(), alertSerde));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
             Stores.persistentKeyValueStore(PROPAGATION_STORMS_STORE), Serdes.String(), alertSerde));
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
@@ -104,7 +114,7 @@ public final class PauseStormDetector {
             new TrackerStateSerde()));
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_SUPPRESSED_STORE),
+            Stores.persistentKeyValueStore(PROPAGATION_VICTIMS_STORE),
             Serdes.String(),
             Serdes.String()));
 
@@ -122,9 +132,10 @@ public final class PauseStormDetector {
                 Named.as("pfc-rates-only"));
     KStream<String, Alert> portAlerts =
         pfcRates.process(
-            () -> new PfcDetectorProcessor(stormChecks, misconfigChecks),
+            () -> new PfcDetectorProcessor(stormChecks, misconfigChecks, propagationRules),
             Named.as(PORT_PROCESSOR),
-            TRACKER_STORE);
+            TRACKER_STORE,
+            HELD_STORMS_STORE);
     KStream<String, Alert> stormAlerts =
         portAlerts.filter(
             (id, a) -> a.getKind() == AlertKind.PAUSE_STORM, Named.as("pfc-storm-alerts"));
@@ -141,7 +152,7 @@ public final class PauseStormDetector {
                 Named.as(PROPAGATION_PROCESSOR),
                 PROPAGATION_STORMS_STORE,
                 PROPAGATION_TRACKER_STORE,
-                PROPAGATION_SUPPRESSED_STORE);
+                PROPAGATION_VICTIMS_STORE);
     AlertSinks.addTo(
         otherAlerts.merge(clusterAlerts, Named.as("pfc-alerts-merge")),
         "pfc",

@@ -7,6 +7,7 @@ import io.fabricpulse.streams.alerts.AlertTracker;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.rules.Rule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Per-port PFC detection over fabric.rates (source PFC): pause_storm and pfc_misconfig rules, each
- * with an {@link AlertTracker} on the shared tracker store. Emits alerts keyed by alert_id.
+ * with an {@link AlertTracker} on the shared tracker store. Emits alerts keyed by alert_id; storm
+ * alerts carry their {@link StormPage} header, victims' FIRINGs being held by {@link VictimHold}.
  */
 final class PfcDetectorProcessor implements Processor<String, CounterRates, String, Alert> {
 
@@ -34,12 +36,18 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
 
   private final List<PauseStormCheck> stormChecks;
   private final List<PfcMisconfigCheck> misconfigChecks;
+  private final List<Rule> propagationRules;
   private final List<Checked> checked = new ArrayList<>();
+  private VictimHold hold;
   private ProcessorContext<String, Alert> context;
 
-  PfcDetectorProcessor(List<PauseStormCheck> stormChecks, List<PfcMisconfigCheck> misconfigChecks) {
+  PfcDetectorProcessor(
+      List<PauseStormCheck> stormChecks,
+      List<PfcMisconfigCheck> misconfigChecks,
+      List<Rule> propagationRules) {
     this.stormChecks = stormChecks;
     this.misconfigChecks = misconfigChecks;
+    this.propagationRules = propagationRules;
   }
 
   @Override
@@ -53,6 +61,9 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
     for (PfcMisconfigCheck c : misconfigChecks) {
       checked.add(new Checked(c::evaluate, new AlertTracker(c.rule(), c.policy(), store)));
     }
+    hold =
+        new VictimHold(
+            propagationRules, context.getStateStore(PauseStormDetector.HELD_STORMS_STORE));
     context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
   }
 
@@ -86,9 +97,15 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
     for (Checked c : checked) {
       c.tracker().punctuate(streamTime).forEach(a -> forward(a, streamTime));
     }
+    hold.releaseDue(streamTime).forEach(this::forward);
   }
 
   private void forward(Alert alert, long timestamp) {
-    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+    hold.route(alert, timestamp).forEach(this::forward);
+  }
+
+  private void forward(VictimHold.Handoff h) {
+    Alert a = h.alert();
+    context.forward(new Record<>(a.getAlertId(), a, h.timestamp(), h.page().headers()));
   }
 }

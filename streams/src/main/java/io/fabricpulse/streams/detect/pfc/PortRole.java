@@ -1,5 +1,6 @@
 package io.fabricpulse.streams.detect.pfc;
 
+import io.fabricpulse.avro.Alert;
 import java.util.Locale;
 
 /** A stormed port's part in a pause storm (DOMAIN.md 3.2 P4, our reading). */
@@ -13,5 +14,9 @@ enum PortRole {
 
   String label() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  static boolean isOrigin(Alert alert) {
+    return ORIGIN.label().equals(alert.getLabels().get(LABEL));
   }
 }

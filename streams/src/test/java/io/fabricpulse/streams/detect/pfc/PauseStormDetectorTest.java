@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -163,7 +165,8 @@ class PauseStormDetectorTest {
       assertEquals(AlertState.FIRING, a.getState());
       assertEquals(AlertKind.PAUSE_STORM, a.getKind());
       assertEquals("gpu031", a.getNode());
-      assertNull(a.getPriority());
+      // mlx5 counts storm events per netdev: they belong to the lossless priority's subject
+      assertEquals(3, a.getPriority());
       assertEquals(at(1), a.getStartedAt());
       assertEquals(1.0, a.getValue());
       assertEquals("origin", a.getLabels().get("role"));
@@ -181,6 +184,11 @@ class PauseStormDetectorTest {
    * and 4 s. Storms stop at 20 s.
    */
   private static void spreadingStorm(PfcDriver d) {
+    spreadingStorm(d, 4);
+  }
+
+  /** The same storm reaching only the first {@code victimCount} of gpu002..gpu005. */
+  private static void spreadingStorm(PfcDriver d, int victimCount) {
     String[] victims = {"gpu002", "gpu003", "gpu004", "gpu005"};
     for (int s = 0; s <= 90; s++) {
       boolean storm = s >= 1 && s < 20;
@@ -189,7 +197,7 @@ class PauseStormDetectorTest {
       origin.counter("rx_prio3_bytes", 0, "bytes");
       d.pipe(origin);
       for (int v = 0; v < victims.length; v++) {
-        boolean paused = storm && s >= 1 + v;
+        boolean paused = storm && s >= 1 + v && v < victimCount;
         d.pipe(
             PfcRates.at(victims[v], NIC, s)
                 .rxPaused(3, paused ? 0.9 : 0, paused ? 11_000 : 0)
@@ -198,16 +206,33 @@ class PauseStormDetectorTest {
     }
   }
 
+  private static List<String> pages(List<Alert> alerts) {
+    return alerts.stream().map(a -> a.getState() + " " + a.getKind() + " " + a.getNode()).toList();
+  }
+
   @Test
-  void stormSpreadingFromOneNicToFourNodesIsOnePropagationIncident(TestInfo info) {
+  void stormSpreadingFromOneNicToFourNodesPagesTheOriginAndOneIncidentOnly(TestInfo info) {
     try (PfcDriver d = driver(info)) {
       spreadingStorm(d);
-      List<Alert> alerts = d.readAlerts();
-      List<Alert> incidents =
-          alerts.stream().filter(a -> a.getKind() == AlertKind.PAUSE_PROPAGATION).toList();
-      assertEquals(2, incidents.size(), incidents.toString());
-      Alert incident = incidents.get(0);
-      assertEquals(AlertState.FIRING, incident.getState());
+      List<TestRecord<String, Alert>> records = d.readAlertRecords();
+      List<Alert> alerts = records.stream().map(TestRecord::value).toList();
+      // victims gpu002..gpu005 are held, then folded into the incident: never published
+      assertEquals(
+          List.of(
+              "FIRING PAUSE_STORM gpu001",
+              "FIRING PAUSE_PROPAGATION null",
+              "RESOLVED PAUSE_STORM gpu001",
+              "RESOLVED PAUSE_PROPAGATION null"),
+          pages(alerts));
+      Alert origin = alerts.get(0);
+      assertEquals("origin", origin.getLabels().get("role"));
+      assertEquals(3, origin.getPriority());
+      assertEquals(at(1), origin.getStartedAt());
+      assertEquals(at(2), records.get(0).getRecordTime(), "the origin pages at once");
+      assertEquals("0.950", origin.getEvidence().get("tx_pause_ratio"));
+      assertEquals("0.000", origin.getEvidence().get("rx_prio3_bytes_per_second"));
+
+      Alert incident = alerts.get(1);
       assertEquals("c1", incident.getCluster());
       assertNull(incident.getNode());
       assertEquals(at(3), incident.getStartedAt());
@@ -220,31 +245,180 @@ class PauseStormDetectorTest {
           "Pause storm spreading over 3 nodes of cluster c1: likely origin gpu001 ens1f0np0 prio 3;"
               + " victims gpu002 ens1f0np0 prio 3, gpu003 ens1f0np0 prio 3",
           incident.getSummary());
-      Alert end = incidents.get(1);
-      assertEquals(AlertState.RESOLVED, end.getState());
+      Alert end = alerts.get(3);
       assertEquals(incident.getAlertId(), end.getAlertId());
-
-      List<Alert> stormFirings =
-          alerts.stream()
-              .filter(
-                  a -> a.getKind() == AlertKind.PAUSE_STORM && a.getState() == AlertState.FIRING)
-              .toList();
-      // the origin is paged (it names the port to drain), one victim paged before the incident
-      // opened; gpu003 (which opened it), gpu004 and gpu005 are folded into the incident
-      assertEquals(List.of("gpu001", "gpu002"), stormFirings.stream().map(Alert::getNode).toList());
-      assertEquals("origin", stormFirings.get(0).getLabels().get("role"));
-      assertEquals("0.950", stormFirings.get(0).getEvidence().get("tx_pause_ratio"));
-      assertEquals("0.000", stormFirings.get(0).getEvidence().get("rx_prio3_bytes_per_second"));
-      assertEquals("victim", stormFirings.get(1).getLabels().get("role"));
-      long stormResolved =
-          alerts.stream()
-              .filter(
-                  a -> a.getKind() == AlertKind.PAUSE_STORM && a.getState() == AlertState.RESOLVED)
-              .count();
-      assertEquals(2, stormResolved);
       // first clean sample at 20 s, storms resolve at 80 s; the incident with the last of them
       assertEquals(at(80), end.getResolvedAt());
-      assertEquals(end, alerts.get(alerts.size() - 1));
+      assertEquals(origin.getAlertId(), alerts.get(2).getAlertId());
+      for (TestRecord<String, Alert> r : records) {
+        assertNull(r.headers().lastHeader(StormPage.HEADER), "the hold marker stays internal");
+      }
+      List<String> activeIds =
+          d.active.readRecordsToList().stream().map(TestRecord::key).distinct().toList();
+      assertEquals(List.of(origin.getAlertId(), incident.getAlertId()), activeIds);
+    }
+  }
+
+  @Test
+  void aStormOnTwoNodesBelowMinNodesPagesTheOriginAtOnceAndTheVictimAfterTheHold(TestInfo info) {
+    try (PfcDriver d = driver(info)) {
+      spreadingStorm(d, 1);
+      List<TestRecord<String, Alert>> records = d.readAlertRecords();
+      List<Alert> alerts = records.stream().map(TestRecord::value).toList();
+      assertEquals(
+          List.of(
+              "FIRING PAUSE_STORM gpu001",
+              "FIRING PAUSE_STORM gpu002",
+              "RESOLVED PAUSE_STORM gpu001",
+              "RESOLVED PAUSE_STORM gpu002"),
+          pages(alerts));
+      assertEquals(at(2), records.get(0).getRecordTime());
+      Alert victim = alerts.get(1);
+      assertEquals("victim", victim.getLabels().get("role"));
+      assertEquals(at(1), victim.getStartedAt(), "started_at is when the storm started");
+      // fired at 2 s (second paused sample), held for the 30 s propagation window
+      assertEquals(at(32), records.get(1).getRecordTime());
+      assertEquals(victim.getAlertId(), alerts.get(3).getAlertId());
+      assertEquals(at(80), alerts.get(3).getResolvedAt());
+    }
+  }
+
+  @Test
+  void twoVictimNodesWithoutAnOriginArePagedAfterTheHold(TestInfo info) {
+    try (PfcDriver d = driver(info)) {
+      for (int s = 0; s <= 90; s++) {
+        boolean paused = s >= 5 && s < 15;
+        for (String node : List.of("gpu021", "gpu022")) {
+          d.pipe(PfcRates.at(node, NIC, s).rxPaused(3, paused ? 0.85 : 0.1, paused ? 900 : 50));
+        }
+      }
+      List<TestRecord<String, Alert>> records = d.readAlertRecords();
+      assertEquals(
+          List.of(
+              "FIRING PAUSE_STORM gpu021",
+              "FIRING PAUSE_STORM gpu022",
+              "RESOLVED PAUSE_STORM gpu021",
+              "RESOLVED PAUSE_STORM gpu022"),
+          pages(records.stream().map(TestRecord::value).toList()));
+      for (int i = 0; i < 2; i++) {
+        assertEquals(at(5), records.get(i).value().getStartedAt());
+        assertEquals(at(36), records.get(i).getRecordTime()); // fired at 6 s + 30 s
+      }
+    }
+  }
+
+  @Test
+  void aSingleVictimIsPagedAfterTheHoldWithItsOriginalStartedAt(TestInfo info) {
+    try (PfcDriver d = driver(info)) {
+      gpu017Story(d, 0, 31);
+      assertTrue(d.alerts.isEmpty(), "held: fired at 2 s, due at 32 s");
+      assertTrue(d.active.isEmpty());
+      gpu017Story(d, 32, 32);
+      List<TestRecord<String, Alert>> records = d.readAlertRecords();
+      assertEquals(1, records.size(), records.toString());
+      Alert firing = records.get(0).value();
+      assertEquals(AlertState.FIRING, firing.getState());
+      assertEquals("gpu017", firing.getNode());
+      assertEquals(at(1), firing.getStartedAt());
+      assertEquals(at(32), records.get(0).getRecordTime());
+      assertEquals(2L, firing.getSourceOffset(), "lineage of the sample that fired it");
+      assertEquals(firing, d.active.readValue());
+    }
+  }
+
+  @Test
+  void aVictimThatResolvesWithinItsHoldIsPagedThenResolved(TestInfo info) throws Exception {
+    // a pause_storm hysteresis (5s) shorter than the propagation window (30s)
+    Path rules = stateDir.resolve("rules");
+    java.nio.file.Files.createDirectories(rules);
+    java.nio.file.Files.writeString(
+        rules.resolve("pfc.yaml"),
+        java.nio.file.Files.readString(RepoPaths.alertRules().resolve("pfc.yaml"))
+            .replaceFirst("hysteresis: 60s", "hysteresis: 5s"));
+    try (PfcDriver d = new PfcDriver(RuleSet.load(rules), stateDir, "short-" + info.hashCode())) {
+      gpu017Story(d, 0, 40);
+      List<TestRecord<String, Alert>> records = d.readAlertRecords();
+      assertEquals(
+          List.of("FIRING PAUSE_STORM gpu017", "RESOLVED PAUSE_STORM gpu017"),
+          pages(records.stream().map(TestRecord::value).toList()));
+      // clean from 4 s, resolved at 9 s: its FIRING is released then, before its RESOLVED
+      assertEquals(at(9), records.get(0).getRecordTime());
+      assertEquals(at(1), records.get(0).value().getStartedAt());
+      assertEquals(at(9), records.get(1).value().getResolvedAt());
+    }
+  }
+
+  /**
+   * gpu007 ens1f0np0 is the origin of a storm: its NIC reports one mlx5 pause-storm warning event
+   * at {@code eventAt} and it sends pause frames 98% of the time on prio 3 from 1 s to 20 s.
+   */
+  private static void originWithStormEvent(PfcDriver d, int eventAt) {
+    for (int s = 0; s <= 90; s++) {
+      boolean storm = s >= 1 && s < 20;
+      d.pipe(
+          PfcRates.at("gpu007", NIC, s)
+              .txPausing(3, storm ? 0.98 : 0, storm ? 15_000 : 0)
+              .rxPaused(3, 0, 0)
+              .counter("tx_pause_storm_warning_events", s == eventAt ? 1 : 0, "events")
+              .counter("tx_pause_storm_error_events", 0, "events"));
+    }
+  }
+
+  @Test
+  void anMlx5StormEventAndThePrio3RatioOfOnePortAreOneAlert(TestInfo info) {
+    try (PfcDriver d = driver(info)) {
+      originWithStormEvent(d, 1);
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(
+          List.of("FIRING PAUSE_STORM gpu007", "RESOLVED PAUSE_STORM gpu007"), pages(alerts));
+      Alert a = alerts.get(0);
+      assertEquals(3, a.getPriority());
+      assertEquals(at(1), a.getStartedAt());
+      assertEquals("events", a.getUnit(), "the event fired it at once, at the first sample");
+      assertEquals("origin", a.getLabels().get("role"));
+      assertEquals("1", a.getEvidence().get("tx_pause_storm_warning_events_delta"));
+      assertEquals("0", a.getEvidence().get("tx_pause_storm_error_events_delta"));
+      assertEquals("0.980", a.getEvidence().get("tx_pause_ratio"));
+      assertEquals("15000", a.getEvidence().get("tx_prio3_pause_delta"));
+      assertEquals(
+          AlertIds.of(
+              "pfc-pause-storm",
+              "c1/gpu007/device=mlx5_0/netdev=ens1f0np0/prio=3",
+              at(1).toEpochMilli()),
+          a.getAlertId());
+      // the ratio held until 19 s: resolved 60 s after the first clean sample
+      assertEquals(at(80), alerts.get(1).getResolvedAt());
+    }
+  }
+
+  @Test
+  void anMlx5StormEventAfterTheRatioFiredAddsNoSecondAlert(TestInfo info) {
+    try (PfcDriver d = driver(info)) {
+      originWithStormEvent(d, 10);
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(
+          List.of("FIRING PAUSE_STORM gpu007", "RESOLVED PAUSE_STORM gpu007"), pages(alerts));
+      Alert a = alerts.get(0);
+      assertEquals("ratio", a.getUnit());
+      assertEquals(at(1), a.getStartedAt());
+      assertEquals("origin", a.getLabels().get("role"));
+      // the storm-event counters of the firing sample travel in the ratio alert's evidence
+      assertEquals("0", a.getEvidence().get("tx_pause_storm_warning_events_delta"));
+    }
+  }
+
+  @Test
+  void theSpreadingStormInTheWholePipelinePagesTheOriginAndOneIncident(TestInfo info) {
+    try (PfcDriver d =
+        PfcDriver.inFabricTopology(defaults, stateDir, "fabric-" + info.hashCode())) {
+      spreadingStorm(d);
+      assertEquals(
+          List.of(
+              "FIRING PAUSE_STORM gpu001",
+              "FIRING PAUSE_PROPAGATION null",
+              "RESOLVED PAUSE_STORM gpu001",
+              "RESOLVED PAUSE_PROPAGATION null"),
+          pages(d.readAlerts()));
     }
   }
 
@@ -278,34 +452,59 @@ class PauseStormDetectorTest {
   @Test
   void aRestartDoesNotReFireAFiringAlert(TestInfo info) {
     List<Alert> first;
-    PfcDriver d1 = driver(info);
-    var restoredTracker =
-        new ArrayList<
-            org.apache.kafka.streams.KeyValue<
-                String, io.fabricpulse.streams.alerts.TrackerState>>();
-    try (d1) {
+    Map<String, List<KeyValue<String, Object>>> changelogs;
+    try (PfcDriver d1 = driver(info)) {
       for (int s = 0; s <= 5; s++) {
-        d1.pipe(PfcRates.at("gpu017", NIC, s).rxPaused(3, 0.9, 1800));
+        d1.pipe(PfcRates.at("gpu031", NIC, s).txPausing(3, 0.9, 1800).rxPaused(3, 0, 0));
       }
       first = d1.readAlerts();
-      restoredTracker.addAll(d1.trackerChangelog());
+      changelogs = d1.pfcChangelogs();
     }
     assertEquals(1, first.size());
     assertEquals(AlertState.FIRING, first.get(0).getState());
-    assertFalse(restoredTracker.isEmpty());
+    assertEquals("origin", first.get(0).getLabels().get("role"));
+    assertFalse(changelogs.get(PauseStormDetector.TRACKER_STORE).isEmpty());
 
-    // same application id and state dir; the store is restored from its changelog
+    // same application id and state dir; the stores are restored from their changelogs
     try (PfcDriver d2 = driver(info)) {
-      d2.restore(PauseStormDetector.TRACKER_STORE, restoredTracker);
+      d2.restoreAll(changelogs);
       for (int s = 6; s <= 80; s++) {
         double ratio = s <= 9 ? 0.9 : 0.0;
-        d2.pipe(PfcRates.at("gpu017", NIC, s).rxPaused(3, ratio, ratio > 0 ? 1800 : 0));
+        d2.pipe(PfcRates.at("gpu031", NIC, s).txPausing(3, ratio, ratio > 0 ? 1800 : 0));
       }
       List<Alert> after = d2.readAlerts();
       assertEquals(1, after.size(), after.toString());
       assertEquals(AlertState.RESOLVED, after.get(0).getState());
       assertEquals(first.get(0).getAlertId(), after.get(0).getAlertId());
       assertEquals(at(70), after.get(0).getResolvedAt());
+    }
+  }
+
+  @Test
+  void aVictimHeldAcrossARestartIsPagedOnceAtTheEndOfItsHold(TestInfo info) {
+    Map<String, List<KeyValue<String, Object>>> changelogs;
+    try (PfcDriver d1 = driver(info)) {
+      for (int s = 0; s <= 5; s++) {
+        d1.pipe(PfcRates.at("gpu017", NIC, s).rxPaused(3, 0.9, 1800));
+      }
+      assertTrue(d1.alerts.isEmpty(), "fired at 1 s, held until 31 s");
+      changelogs = d1.pfcChangelogs();
+    }
+    assertEquals(1, changelogs.get(PauseStormDetector.HELD_STORMS_STORE).size());
+
+    try (PfcDriver d2 = driver(info)) {
+      d2.restoreAll(changelogs);
+      for (int s = 6; s <= 80; s++) {
+        double ratio = s <= 9 ? 0.9 : 0.0;
+        d2.pipe(PfcRates.at("gpu017", NIC, s).rxPaused(3, ratio, ratio > 0 ? 1800 : 0));
+      }
+      List<TestRecord<String, Alert>> after = d2.readAlertRecords();
+      assertEquals(
+          List.of("FIRING PAUSE_STORM gpu017", "RESOLVED PAUSE_STORM gpu017"),
+          pages(after.stream().map(TestRecord::value).toList()));
+      assertEquals(at(31), after.get(0).getRecordTime());
+      assertEquals(at(0), after.get(0).value().getStartedAt());
+      assertEquals(at(70), after.get(1).value().getResolvedAt());
     }
   }
 
@@ -325,8 +524,9 @@ class PauseStormDetectorTest {
         runs.add(d.readAlertRecords());
       }
     }
-    // 6 from the spreading storm, a storm and a misconfig (each FIRING and RESOLVED) on gpu017
-    assertEquals(10, runs.get(0).size(), runs.get(0).toString());
+    // 4 from the spreading storm (origin and incident), a storm and a misconfig (each FIRING and
+    // RESOLVED) on gpu017
+    assertEquals(8, runs.get(0).size(), runs.get(0).toString());
     assertEquals(runs.get(0), runs.get(1));
   }
 
@@ -343,7 +543,8 @@ class PauseStormDetectorTest {
               PauseStormDetector.TRACKER_STORE,
               PauseStormDetector.PROPAGATION_STORMS_STORE,
               PauseStormDetector.PROPAGATION_TRACKER_STORE,
-              PauseStormDetector.PROPAGATION_SUPPRESSED_STORE,
+              PauseStormDetector.PROPAGATION_VICTIMS_STORE,
+              PauseStormDetector.HELD_STORMS_STORE,
               "pfc-storms-by-cluster-repartition",
               "pfc-to-alerts",
               "pfc-to-alerts-active")) {

@@ -3,15 +3,19 @@ package io.fabricpulse.streams.detect.pfc;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerState;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.testing.PfcRates;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -40,16 +44,31 @@ final class PfcDriver implements AutoCloseable {
   final TestOutputTopic<String, Alert> alerts;
   final TestOutputTopic<String, Alert> active;
 
+  /** The PFC detectors alone. */
   PfcDriver(RuleSet rules, Path stateDir, String registryScope) {
+    this(rules, stateDir, registryScope, false);
+  }
+
+  /** The whole pipeline topology (every detector and the rate stage), as production builds it. */
+  static PfcDriver inFabricTopology(RuleSet rules, Path stateDir, String registryScope) {
+    return new PfcDriver(rules, stateDir, registryScope, true);
+  }
+
+  private PfcDriver(RuleSet rules, Path stateDir, String registryScope, boolean wholePipeline) {
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
-    serdes = DetectorSerdes.forRegistry("mock://" + registryScope);
-    StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
-    PauseStormDetector.addTo(new DetectorInputs(builder, topics, serdes), rules);
-    topology = builder.build();
+    String registry = "mock://" + registryScope;
+    serdes = DetectorSerdes.forRegistry(registry);
+    if (wholePipeline) {
+      topology = FabricTopology.build(topics, registry, rules, RateConfig.defaults(), props);
+    } else {
+      StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
+      PauseStormDetector.addTo(new DetectorInputs(builder, topics, serdes), rules);
+      topology = builder.build();
+    }
     driver = new TopologyTestDriver(topology, props, Instant.ofEpochMilli(PfcRates.T0));
     rates =
         driver.createInputTopic(
@@ -77,6 +96,38 @@ final class PfcDriver implements AutoCloseable {
   /** The tracker store's changelog records, as a restore would replay them. */
   List<KeyValue<String, TrackerState>> trackerChangelog() {
     return changelog(PauseStormDetector.TRACKER_STORE, new TrackerStateSerde().deserializer());
+  }
+
+  /** Every PFC store's changelog, by store name, as a restart would restore them. */
+  Map<String, List<KeyValue<String, Object>>> pfcChangelogs() {
+    Map<String, List<KeyValue<String, Object>>> out = new LinkedHashMap<>();
+    Deserializer<TrackerState> trackers = new TrackerStateSerde().deserializer();
+    Deserializer<Alert> alerts = serdes.alert().deserializer();
+    out.put(
+        PauseStormDetector.TRACKER_STORE,
+        untyped(changelog(PauseStormDetector.TRACKER_STORE, trackers)));
+    out.put(
+        PauseStormDetector.HELD_STORMS_STORE,
+        untyped(changelog(PauseStormDetector.HELD_STORMS_STORE, alerts)));
+    out.put(
+        PauseStormDetector.PROPAGATION_STORMS_STORE,
+        untyped(changelog(PauseStormDetector.PROPAGATION_STORMS_STORE, alerts)));
+    out.put(
+        PauseStormDetector.PROPAGATION_TRACKER_STORE,
+        untyped(changelog(PauseStormDetector.PROPAGATION_TRACKER_STORE, trackers)));
+    out.put(
+        PauseStormDetector.PROPAGATION_VICTIMS_STORE,
+        untyped(changelog(PauseStormDetector.PROPAGATION_VICTIMS_STORE, strings())));
+    return out;
+  }
+
+  /** Restores every store of {@link #pfcChangelogs()}. */
+  void restoreAll(Map<String, List<KeyValue<String, Object>>> changelogs) {
+    changelogs.forEach(this::restore);
+  }
+
+  private static <V> List<KeyValue<String, Object>> untyped(List<KeyValue<String, V>> records) {
+    return records.stream().map(r -> KeyValue.<String, Object>pair(r.key, r.value)).toList();
   }
 
   <V> List<KeyValue<String, V>> changelog(String store, Deserializer<V> values) {
