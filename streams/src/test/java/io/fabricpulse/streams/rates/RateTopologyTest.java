@@ -287,7 +287,8 @@ class RateTopologyTest {
 
     List<KeyValue<String, CounterRates>> out = ratesOut.readKeyValuesToList();
     assertEquals(2, out.size());
-    assertEquals("c1/gpu017/ens5f0np0", out.get(1).key);
+    assertEquals(NODE_KEY, out.get(1).key);
+    assertEquals("ens5f0np0", out.get(1).value.getNetdev());
     CounterRates second = out.get(1).value;
     assertEquals(RateSource.PFC, second.getSource());
     assertEquals("ens5f0np0", second.getNetdev());
