@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -82,12 +83,22 @@ public final class AlertTracker {
    * hysteresis (a subject that went silent mid-run never fires on a stale run).
    */
   public List<Alert> punctuate(long now) {
+    return punctuate(subjectKey -> now);
+  }
+
+  /**
+   * {@link #punctuate(long)} with each subject judged at its own time, {@code nowOf(subject key)}:
+   * e.g. the latest sample time of the subject's node, so a node whose records trail the others' in
+   * its partition is never resolved or forgotten ahead of its own samples ({@link NodeClocks}).
+   */
+  public List<Alert> punctuate(ToLongFunction<String> nowOf) {
     List<Alert> resolved = new ArrayList<>();
     List<String> toDelete = new ArrayList<>();
     try (KeyValueIterator<String, TrackerState> it = store.prefixScan(rule.id() + "|", KEYS)) {
       while (it.hasNext()) {
         KeyValue<String, TrackerState> e = it.next();
         TrackerState s = e.value;
+        long now = nowOf.applyAsLong(e.key.substring(rule.id().length() + 1));
         if (s.isFiring()) {
           if (s.cleanSince() != TrackerState.NOT_CLEAN && now - s.cleanSince() >= hysteresisMs) {
             resolved.add(resolved(s.firing(), s.cleanSince() + hysteresisMs, Lineage.NONE));

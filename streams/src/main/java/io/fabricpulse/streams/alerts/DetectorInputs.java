@@ -41,7 +41,10 @@ public final class DetectorInputs {
     return serdes;
   }
 
-  /** fabric.rates (CounterRates, key cluster/node/device/port or cluster/node/netdev). */
+  /**
+   * fabric.rates (CounterRates, key {@code cluster/node} like the raw topics and co-partitioned
+   * with them: one node's rates are in one partition, in the order its rate task wrote them).
+   */
   public KStream<String, CounterRates> rates() {
     return stream(topics.rates(), CounterRates.class);
   }

@@ -26,7 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rates one raw sample against the last accepted sample of its subject.
+ * Rates one raw sample against the last accepted sample of its subject; the rates record keeps the
+ * raw record's key ({@code cluster/node}), so fabric.rates is co-partitioned with the raw topics.
  *
  * <p>Input values are raw bytes, decoded here: a record that cannot be decoded, names no complete
  * subject, or breaks the computation goes to the dead-letter sink with its coordinates instead of
@@ -157,8 +158,18 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
     store.put(storeKey, next);
     context.forward(
         new Record<String, SpecificRecord>(
-            sample.subject(), rates, time, Lineage.of(record.headers(), source)),
+            ratesKey(record.key(), sample), rates, time, Lineage.of(record.headers(), source)),
         ratesSink);
+  }
+
+  /**
+   * The raw record's own key ({@code cluster/node}), byte for byte: with the same partitioner and
+   * partition count, rates partition p is then written only by the task of raw partition p, in the
+   * order it rates them, and per-node detectors need no repartition (README, Topics). A raw record
+   * without a key (not one of our collectors) gets its sample's {@code cluster/node}.
+   */
+  static String ratesKey(String rawKey, RateSample sample) {
+    return rawKey != null ? rawKey : sample.cluster() + "/" + sample.node();
   }
 
   /**

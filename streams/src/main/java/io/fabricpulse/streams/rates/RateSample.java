@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * One raw sample (port, PFC or ECN) reduced to what the rate stage needs, with its subject: the
- * thing whose counters these are, and the key of its rates.
+ * thing whose counters these are, and the key of its last-sample state (the rates record keeps the
+ * raw key, {@code cluster/node}).
  *
  * <p>Subjects: {@code cluster/node/device/port} for port counters, {@code cluster/node/netdev} for
  * PFC, and for ECN {@code cluster/node} followed by whichever of netdev, device and port the sample

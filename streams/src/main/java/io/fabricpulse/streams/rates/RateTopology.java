@@ -7,6 +7,7 @@ import io.fabricpulse.avro.PfcPauseFrames;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.ValueSerdes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,7 +26,8 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The rate stage (DESIGN.md section 4): raw port, PFC and ECN samples in, one {@link CounterRates}
- * per sample out on {@code fabric.rates}, keyed by subject; refused records to {@code fabric.dlq}.
+ * per sample out on {@code fabric.rates}, keyed like the raw record ({@code cluster/node}); refused
+ * records to {@code fabric.dlq}.
  *
  * <pre>
  * rates-source-port-counters ─┐
@@ -37,6 +39,10 @@ import org.apache.kafka.streams.state.Stores;
  * becomes a {@link DeadLetter} with its coordinates and the processor's name, without a
  * deserialization exception handler in the application config. The store's changelog topic is
  * {@code <application.id>-rates-last-sample-changelog}.
+ *
+ * <p>Co-partitioning: fabric.rates has the partition count of the raw topics it is rated from and
+ * is written with their key and the default partitioner, so rates partition p is produced only by
+ * the task of raw partition p. {@link #addTo} refuses topic specs that break this.
  */
 public final class RateTopology {
 
@@ -61,6 +67,7 @@ public final class RateTopology {
    */
   public static Topology addTo(
       Topology topology, FabricTopics topics, ValueSerdes serdes, RateConfig config) {
+    requireCoPartitioned(topics);
     List<String> sources = new ArrayList<>();
     if (config.sources().contains(RateSource.PORT)) {
       addSource(topology, SOURCE_PORT_COUNTERS, topics.portCounters().name());
@@ -104,6 +111,29 @@ public final class RateTopology {
         deadLetterSerde.serializer(),
         PROCESSOR);
     return topology;
+  }
+
+  /**
+   * fabric.rates must have as many partitions as every raw topic the rate stage reads: its records
+   * keep the raw key, and per-node detectors rely on rates partition p holding exactly the nodes of
+   * raw partition p, written in order by one task.
+   *
+   * @throws IllegalArgumentException when the partition counts differ
+   */
+  static void requireCoPartitioned(FabricTopics topics) {
+    for (TopicSpec raw : List.of(topics.portCounters(), topics.pfc(), topics.ecn())) {
+      if (raw.partitions() != topics.rates().partitions()) {
+        throw new IllegalArgumentException(
+            topics.rates().name()
+                + " has "
+                + topics.rates().partitions()
+                + " partitions but "
+                + raw.name()
+                + " has "
+                + raw.partitions()
+                + ": the rate stage keeps the raw key, so both need the same count");
+      }
+    }
   }
 
   /** The per-subject store of the last accepted sample, changelogged for fail-over. */

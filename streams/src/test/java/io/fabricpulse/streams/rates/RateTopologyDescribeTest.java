@@ -1,6 +1,7 @@
 package io.fabricpulse.streams.rates;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.schemas.topics.FabricTopics;
@@ -40,6 +41,33 @@ class RateTopologyDescribeTest {
 
         """,
         described);
+  }
+
+  @Test
+  void ratesWithAnotherPartitionCountThanTheRawTopicsAreRefused() {
+    FabricTopics defaults = FabricTopics.defaults();
+    FabricTopics skewed =
+        new FabricTopics(
+            defaults.portCounters(),
+            defaults.pfc(),
+            defaults.ecn(),
+            defaults.sm(),
+            defaults.gpu(),
+            defaults.xid(),
+            defaults.nccl(),
+            defaults.rates().withPartitions(12),
+            defaults.ncclTransport(),
+            defaults.alerts(),
+            defaults.alertsActive(),
+            defaults.deadLetters());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RateTopology.build(skewed, SERDES, RateConfig.defaults()));
+    assertEquals(
+        "fabric.rates has 12 partitions but fabric.raw.port-counters has 6: the rate stage keeps"
+            + " the raw key, so both need the same count",
+        e.getMessage());
   }
 
   @Test

@@ -136,7 +136,8 @@ class RateTopologyTest {
             pma("link_downed", 8, 0)));
 
     TestRecord<String, CounterRates> out = ratesOut.readRecord();
-    assertEquals(PORT_SUBJECT, out.key());
+    // the raw key: fabric.rates is co-partitioned with the raw topics
+    assertEquals(NODE_KEY, out.key());
     assertEquals(at(0), out.getRecordTime());
     assertEquals(topics.portCounters().name(), Lineage.topic(out.headers()));
     assertEquals(0, Lineage.partition(out.headers()));
@@ -286,7 +287,8 @@ class RateTopologyTest {
 
     List<KeyValue<String, CounterRates>> out = ratesOut.readKeyValuesToList();
     assertEquals(2, out.size());
-    assertEquals("c1/gpu017/ens5f0np0", out.get(1).key);
+    assertEquals(NODE_KEY, out.get(1).key);
+    assertEquals("ens5f0np0", out.get(1).value.getNetdev());
     CounterRates second = out.get(1).value;
     assertEquals(RateSource.PFC, second.getSource());
     assertEquals("ens5f0np0", second.getNetdev());
@@ -304,7 +306,18 @@ class RateTopologyTest {
   }
 
   @Test
-  void ecnMarksAreKeyedByNetdevAndPortAndKeptApartFromThePortSample() {
+  void ratesKeepTheRawKeyByteForByteAndFallBackToClusterNodeWithoutOne() {
+    // a key that is not cluster/node of the sample still decides the partition: keep it as is
+    portIn.pipeInput("c1/gpu017 ", port(BOOT_A, 0, at(0), pma("symbol_error", 16, 0)), at(0));
+    portIn.pipeInput(null, port(BOOT_A, 1, at(1), pma("symbol_error", 16, 0)), at(1));
+
+    List<KeyValue<String, CounterRates>> out = ratesOut.readKeyValuesToList();
+    assertEquals(List.of("c1/gpu017 ", NODE_KEY), out.stream().map(kv -> kv.key).toList());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void ecnMarksKeepTheNodeKeyAndAreKeptApartFromThePortSample() {
     send(port(BOOT_A, 1, at(0), pma("port_xmit_data", 64, 100)));
     ecnIn.pipeInput(
         NODE_KEY,
@@ -319,15 +332,15 @@ class RateTopologyTest {
 
     List<KeyValue<String, CounterRates>> out = ratesOut.readKeyValuesToList();
     assertEquals(4, out.size());
-    // an ECN sample of mlx5_0/1 shares the port's key (same partition downstream) but not its state
-    assertEquals(PORT_SUBJECT, out.get(1).key);
+    // every rates record of the node keeps the node key (same partition), not the port's state
+    out.forEach(kv -> assertEquals(NODE_KEY, kv.key));
     assertEquals(RateTag.first, rate(out.get(1).value, "np_ecn_marked_roce_packets").getTag());
-    assertEquals(PORT_SUBJECT, out.get(2).key);
     CounterRate marked = rate(out.get(2).value, "np_ecn_marked_roce_packets");
     assertEquals(RateTag.normal, marked.getTag());
     assertEquals(2_000.0, marked.getPerSecond());
     assertEquals("packets", marked.getUnit());
-    assertEquals("c1/gpu017/ens5f0np0/mlx5_2/1", out.get(3).key);
+    assertEquals("ens5f0np0", out.get(3).value.getNetdev());
+    assertEquals("mlx5_2", out.get(3).value.getDevice());
     assertEquals(RateSource.ECN, out.get(3).value.getSource());
     assertNoDeadLetters();
   }

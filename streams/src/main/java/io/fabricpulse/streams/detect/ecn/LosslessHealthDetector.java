@@ -31,36 +31,45 @@ import org.apache.kafka.streams.state.Stores;
  * against its cluster.
  *
  * <pre>
- * source-fabric-rates -> ecn-roce-only -> ecn-keep-congestion-counters -> ecn-key-by-port
- *   -> repartition ecn-by-port -> ecn-port-detector [ecn-tracker, ecn-port-windows]
+ * source-fabric-rates -> ecn-roce-only -> ecn-keep-congestion-counters -> ecn-with-counters
+ *   -> ecn-port-detector [ecn-port-tracker, ecn-port-state, ecn-node-clocks]
  * source-fabric-rates -> ecn-mtu-sampler -> repartition ecn-mtu-by-cluster
  *   -> ecn-mtu-detector [ecn-mtu-ports, ecn-mtu-tracker]
  * both -> ecn-alerts-merge -> fabric.alerts, fabric.alerts.active
  * </pre>
  *
- * fabric.rates is keyed by the sample's subject ({@code cluster/node/netdev} for ethtool, {@code
- * cluster/node/device/port} for sysfs, a longer one for ECN samples), so the samples of one port
- * from different sources live in different partitions. The repartition by port (only the counters
- * this family reads survive it) brings them into one task, so one port has one tracker and raises
- * one alert whichever source showed the trouble. The MTU census needs every netdev of a cluster,
- * hence the repartition by cluster, fed only first samples, changes and a refresh every 10 s.
+ * fabric.rates is keyed by node ({@code cluster/node}, the raw key), so the sysfs, ethtool and ECN
+ * samples of one port are all in the node's partition, in the order the node's rate task wrote
+ * them: the per-port checks need no repartition, their state is keyed by port within the node's
+ * partition, and one port has one tracker and raises one alert whichever source showed the trouble.
+ * Each port is judged at its own sample times, and punctuation resolves at the node's clock ({@link
+ * io.fabricpulse.streams.alerts.NodeClocks}), so nodes trailing one another in a partition do not
+ * disturb each other.
+ *
+ * <p>The MTU census needs every netdev of a cluster, hence the one repartition by cluster, fed only
+ * first samples, changes and a refresh every 10 s. Its input arrives from several rate tasks in no
+ * particular order, which is harmless: the census is state (each netdev's latest MTU, an older
+ * sample of a netdev is ignored), not time, and each netdev is judged at its own sample time.
  */
 public final class LosslessHealthDetector {
 
-  /** Trackers of the ecn_misconfig, ecn_not_effective and lossless_drop rules (rule|subject). */
-  public static final String TRACKER_STORE = "ecn-tracker";
+  /**
+   * Trackers of the ecn_misconfig, ecn_not_effective and lossless_drop rules (rule|subject), in the
+   * node's partition (renamed from ecn-tracker when the input stopped being keyed by port).
+   */
+  public static final String TRACKER_STORE = "ecn-port-tracker";
 
-  /** Windowed state of the ECN conditions per rule|subject ({@link EcnWindow}). */
-  public static final String WINDOW_STORE = "ecn-port-windows";
+  /** Windowed state of the ECN conditions per rule|subject ({@link EcnWindow}), per node. */
+  public static final String WINDOW_STORE = "ecn-port-state";
+
+  /** Latest sample time per node (key cluster/node): the clock punctuation resolves at. */
+  public static final String NODE_CLOCK_STORE = "ecn-node-clocks";
 
   /** MTU of every RoCE netdev, key {@code cluster|node/netdev}. */
   public static final String MTU_PORTS_STORE = "ecn-mtu-ports";
 
   /** Trackers of the mtu_mismatch rules. */
   public static final String MTU_TRACKER_STORE = "ecn-mtu-tracker";
-
-  /** Repartition by port (topic {@code <application.id>-ecn-by-port-repartition}). */
-  public static final String BY_PORT = "ecn-by-port";
 
   /** Repartition by cluster (topic {@code <application.id>-ecn-mtu-by-cluster-repartition}). */
   public static final String MTU_BY_CLUSTER = "ecn-mtu-by-cluster";
@@ -117,6 +126,9 @@ public final class LosslessHealthDetector {
             new EcnWindow.EcnWindowSerde()));
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(NODE_CLOCK_STORE), Serdes.String(), Serdes.Long()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
             Stores.persistentKeyValueStore(MTU_PORTS_STORE),
             Serdes.String(),
             new PortMtu.PortMtuSerde()));
@@ -142,13 +154,12 @@ public final class LosslessHealthDetector {
                 LosslessHealthDetector::keepCongestionCounters,
                 Named.as("ecn-keep-congestion-counters"))
             .filter((key, r) -> !r.getRates().isEmpty(), Named.as("ecn-with-counters"))
-            .selectKey((key, r) -> RoceSample.subjectOf(r).key(), Named.as("ecn-key-by-port"))
-            .repartition(Repartitioned.with(Serdes.String(), ratesSerde).withName(BY_PORT))
             .process(
                 () -> new LosslessHealthProcessor(checks),
                 Named.as(PORT_PROCESSOR),
                 TRACKER_STORE,
-                WINDOW_STORE);
+                WINDOW_STORE,
+                NODE_CLOCK_STORE);
     KStream<String, Alert> mtuAlerts =
         rates
             .process(MtuSampler::new, Named.as("ecn-mtu-sampler"))
@@ -165,7 +176,7 @@ public final class LosslessHealthDetector {
         alertSerde);
   }
 
-  /** The record with only the counters this family reads (less to repartition). */
+  /** The record with only the counters this family reads. */
   static CounterRates keepCongestionCounters(CounterRates r) {
     List<CounterRate> kept = new ArrayList<>();
     for (CounterRate c : r.getRates()) {

@@ -4,6 +4,7 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertTracker;
 import io.fabricpulse.streams.alerts.Lineage;
+import io.fabricpulse.streams.alerts.NodeClocks;
 import io.fabricpulse.streams.alerts.TrackerState;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,9 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Per-port ECN and lossless checks over the RoCE records of fabric.rates, repartitioned by port so
- * the ECN, PFC and port samples of one netdev meet here. One {@link AlertTracker} per rule on the
- * shared tracker store; alerts keyed by alert_id.
+ * Per-port ECN and lossless checks over the RoCE records of one node partition of fabric.rates,
+ * where the ECN, PFC and port samples of one netdev meet. One {@link AlertTracker} per rule on the
+ * shared tracker store; alerts keyed by alert_id. Punctuation resolves each subject at its node's
+ * clock ({@link NodeClocks}), not at stream time another node may have driven ahead.
  */
 final class LosslessHealthProcessor implements Processor<String, CounterRates, String, Alert> {
 
@@ -32,6 +34,7 @@ final class LosslessHealthProcessor implements Processor<String, CounterRates, S
   private final List<Checked> checked = new ArrayList<>();
   private ProcessorContext<String, Alert> context;
   private KeyValueStore<String, EcnWindow> windows;
+  private NodeClocks clocks;
 
   LosslessHealthProcessor(List<PortCheck> checks) {
     this.checks = List.copyOf(checks);
@@ -43,6 +46,7 @@ final class LosslessHealthProcessor implements Processor<String, CounterRates, S
     KeyValueStore<String, TrackerState> trackers =
         context.getStateStore(LosslessHealthDetector.TRACKER_STORE);
     this.windows = context.getStateStore(LosslessHealthDetector.WINDOW_STORE);
+    this.clocks = new NodeClocks(context.getStateStore(LosslessHealthDetector.NODE_CLOCK_STORE));
     for (PortCheck c : checks) {
       checked.add(new Checked(c, new AlertTracker(c.rule(), c.policy(), trackers)));
     }
@@ -58,6 +62,7 @@ final class LosslessHealthProcessor implements Processor<String, CounterRates, S
     Lineage lineage = Lineage.of(context);
     try {
       RoceSample sample = new RoceSample(rates);
+      clocks.advance(rates.getCluster(), rates.getNode(), sample.time());
       for (Checked c : checked) {
         c.check()
             .evaluate(sample, windows, lineage)
@@ -78,7 +83,9 @@ final class LosslessHealthProcessor implements Processor<String, CounterRates, S
 
   private void punctuate(long streamTime) {
     for (Checked c : checked) {
-      c.tracker().punctuate(streamTime).forEach(a -> forward(a, streamTime));
+      c.tracker()
+          .punctuate(subject -> clocks.nowOf(subject, streamTime))
+          .forEach(a -> forward(a, streamTime));
     }
   }
 

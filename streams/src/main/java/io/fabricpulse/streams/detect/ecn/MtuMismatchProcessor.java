@@ -36,6 +36,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * netdevs report once at least min_ports are known (no majority, no verdict). When a cluster's
  * fabric MTU changes (first samples of a cluster), all its netdevs are judged again.
  *
+ * <p>Input comes from several rate tasks through the repartition, in no event-time order, and that
+ * is harmless: the census is state (each netdev's latest MTU; an older sample of a netdev is
+ * ignored), and each netdev is judged at its own sample time, so its tracker only ever sees its own
+ * timeline.
+ *
  * <p>Netdevs not reported for {@link #STALE_AFTER} of stream time leave the census, and their alert
  * resolves: a node that is gone has no MTU to fix (COLLECTOR_SILENT covers a dead node).
  */
@@ -87,7 +92,7 @@ final class MtuMismatchProcessor implements Processor<String, CounterRates, Stri
     Map<Integer, Integer> counts = census(cluster);
     PortMtu before = ports.get(key);
     if (before != null && before.seenAt() > time) {
-      return; // an older sample of this netdev (repartition merges several tasks)
+      return; // an older sample of this netdev (the repartition merges several rate tasks)
     }
     PortMtu now = new PortMtu(r.getNetdevMtu(), time, r.getDevice());
     ports.put(key, now);
@@ -104,7 +109,7 @@ final class MtuMismatchProcessor implements Processor<String, CounterRates, Stri
       String against = j.rule().id() + "|" + cluster;
       if (!Objects.equals(judgedAgainst.get(against), fabric.orElse(null))) {
         judgedAgainst.put(against, fabric.orElse(null));
-        judgeCluster(j, cluster, fabric, time, lineage, record.timestamp());
+        judgeCluster(j, cluster, fabric, lineage, record.timestamp());
       } else {
         fabric
             .flatMap(f -> judge(j, key, now, f, time, lineage, cluster))
@@ -115,18 +120,15 @@ final class MtuMismatchProcessor implements Processor<String, CounterRates, Stri
   }
 
   private void judgeCluster(
-      Judged j,
-      String cluster,
-      Optional<Integer> fabric,
-      long time,
-      Lineage lineage,
-      long timestamp) {
+      Judged j, String cluster, Optional<Integer> fabric, Lineage lineage, long timestamp) {
     if (fabric.isEmpty()) {
       return;
     }
     List<KeyValue<String, PortMtu>> all = clusterPorts(cluster);
     for (KeyValue<String, PortMtu> e : all) {
-      judge(j, e.key, e.value, fabric.get(), time, lineage, cluster)
+      // each netdev at its own latest sample time: the trigger's time belongs to another node,
+      // which may be far ahead or behind this one in the repartition
+      judge(j, e.key, e.value, fabric.get(), e.value.seenAt(), lineage, cluster)
           .flatMap(j.tracker()::observe)
           .ifPresent(a -> forward(a, timestamp));
     }

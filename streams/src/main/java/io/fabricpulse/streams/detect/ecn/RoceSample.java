@@ -30,7 +30,7 @@ final class RoceSample {
   static final String RX_DISCARDS_PHY = "rx_discards_phy";
   static final String OUT_OF_BUFFER = "out_of_buffer";
 
-  /** The counters this family reads; the others are dropped before the repartition. */
+  /** The counters this family reads; the others are dropped before the checks. */
   private static final Pattern RELEVANT =
       Pattern.compile(
           "np_ecn_marked_roce_packets|np_cnp_sent|rp_cnp_handled|rp_cnp_ignored"
@@ -62,8 +62,8 @@ final class RoceSample {
 
   /**
    * The port an alert of this family is about: the netdev when the record names it (PORT, PFC and
-   * most ECN samples), else the RDMA device and port. Used as the repartition key too, so every
-   * source of one port meets in one task.
+   * most ECN samples), else the RDMA device and port. Every source of one port is in its node's
+   * partition, so they all meet in one task.
    */
   static AlertSubject subjectOf(CounterRates r) {
     AlertSubject node = AlertSubject.node(r.getCluster(), r.getNode());

@@ -20,23 +20,28 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
  * The link detectors (DOMAIN.md 3.3 and 3.4): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and PHY_ERRORS
  * per (node, device, port) over fabric.rates.
  *
- * <p>fabric.rates is keyed by subject, so a port's rates and its netdev's ethtool rates (which
- * carry link_down_events_phy on RoCE) may sit in different partitions. Both are re-keyed by node
- * ({@code cluster/node}, as the raw topics are) so one task sees every signal of a port and counts
- * each physical drop once. Only the counters the detectors read cross the repartition, and of the
- * PFC rates only samples with a link_down_events_phy increase.
+ * <p>fabric.rates is keyed by node ({@code cluster/node}, the raw key), so a port's rates and its
+ * netdev's ethtool rates (which carry link_down_events_phy on RoCE) are in the node's partition,
+ * written in order by the one rate task of that node's raw partition: the detector reads them
+ * without a repartition, with its stores keyed by port and netdev within the partition, and counts
+ * each physical drop once. Of the PFC rates only samples with a link_down_events_phy increase reach
+ * it.
+ *
+ * <p>Every judgement about a port is made at that port's own sample times (a down port keeps
+ * reporting its state), never against a clock driven by other nodes: nodes of one partition can
+ * trail each other (a collector that buffered, a partition caught up after a restart), and a port
+ * must not look down for longer than its own samples show.
  *
  * <pre>
- * source-fabric-rates -> link-rates-only -> link-rates-slim -> link-rates-key-by-node
- *   -> repartition link-rates-by-node
- *   -> link-detector [link-port-state, link-down-ports, link-netdev-ports, link-alert-tracker]
+ * source-fabric-rates -> link-rates-only
+ *   -> link-detector [link-port-state, link-down-ports, link-netdev-ports, link-node-clocks,
+ *                     link-alert-tracker]
  *   -> fabric.alerts, fabric.alerts.active
  * </pre>
  */
@@ -51,11 +56,11 @@ public final class LinkHealthDetector {
   /** RoCE: cluster/node/netdev -> its port key. */
   public static final String NETDEV_STORE = "link-netdev-ports";
 
+  /** Latest sample time per node (key cluster/node): the clock its ports are judged at. */
+  public static final String NODE_CLOCK_STORE = "link-node-clocks";
+
   /** Trackers of every link rule (key rule|subject). */
   public static final String TRACKER_STORE = "link-alert-tracker";
-
-  /** Repartition (internal topic {@code <application.id>-link-rates-by-node-repartition}). */
-  public static final String RATES_BY_NODE = "link-rates-by-node";
 
   public static final String PROCESSOR = "link-detector";
 
@@ -105,6 +110,9 @@ public final class LinkHealthDetector {
             Stores.persistentKeyValueStore(NETDEV_STORE), Serdes.String(), Serdes.String()));
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(NODE_CLOCK_STORE), Serdes.String(), Serdes.Long()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
             Stores.persistentKeyValueStore(TRACKER_STORE),
             Serdes.String(),
             new TrackerStateSerde()));
@@ -122,18 +130,13 @@ public final class LinkHealthDetector {
         inputs
             .rates()
             .filter((key, r) -> isLinkInput(r), Named.as("link-rates-only"))
-            .processValues(LinkRatesSlimmer::new, Named.as("link-rates-slim"))
-            .selectKey(
-                (key, r) -> r.getCluster() + "/" + r.getNode(), Named.as("link-rates-key-by-node"))
-            .repartition(
-                Repartitioned.with(Serdes.String(), inputs.serdes().rates())
-                    .withName(RATES_BY_NODE))
             .process(
                 () -> new LinkHealthProcessor(flaps, downs, degraded, phy),
                 Named.as(PROCESSOR),
                 PORT_STORE,
                 DOWN_PORTS_STORE,
                 NETDEV_STORE,
+                NODE_CLOCK_STORE,
                 TRACKER_STORE);
     AlertSinks.addTo(alerts, "link", inputs.topics(), inputs.serdes().alert());
   }

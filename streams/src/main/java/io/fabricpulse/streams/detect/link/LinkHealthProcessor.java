@@ -6,6 +6,7 @@ import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.streams.alerts.AlertTracker;
 import io.fabricpulse.streams.alerts.Lineage;
+import io.fabricpulse.streams.alerts.NodeClocks;
 import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.alerts.TrackerState;
 import java.time.Duration;
@@ -27,7 +28,10 @@ import org.slf4j.LoggerFactory;
  * Per-port link detection over the port rates of one node partition (and, for RoCE ports, the
  * link_down_events_phy increases of their netdevs): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and
  * PHY_ERRORS, each rule with an {@link AlertTracker} on the shared tracker store. LINK_DOWN is also
- * judged at every stream-time punctuation, so a port that stays down fires without further samples.
+ * judged at every stream-time punctuation, so a down port that stops reporting while its node goes
+ * on fires without further samples of its own. Punctuation judges each port at its node's clock
+ * ({@link NodeClocks}: the node's latest sample), never at stream time, which another node of the
+ * partition may have driven ahead: a port is never "down for 248 s" that its node saw down for 26.
  */
 final class LinkHealthProcessor implements Processor<String, CounterRates, String, Alert> {
 
@@ -45,6 +49,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
   private KeyValueStore<String, PortLinkState> ports;
   private KeyValueStore<String, Long> downPorts;
   private KeyValueStore<String, String> netdevPorts;
+  private NodeClocks clocks;
   private final List<AlertTracker> flapTrackers = new ArrayList<>();
   private final List<AlertTracker> downTrackers = new ArrayList<>();
   private final List<AlertTracker> degradedTrackers = new ArrayList<>();
@@ -70,6 +75,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     ports = context.getStateStore(LinkHealthDetector.PORT_STORE);
     downPorts = context.getStateStore(LinkHealthDetector.DOWN_PORTS_STORE);
     netdevPorts = context.getStateStore(LinkHealthDetector.NETDEV_STORE);
+    clocks = new NodeClocks(context.getStateStore(LinkHealthDetector.NODE_CLOCK_STORE));
     KeyValueStore<String, TrackerState> trackers =
         context.getStateStore(LinkHealthDetector.TRACKER_STORE);
     flapChecks.forEach(c -> flapTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
@@ -113,6 +119,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     if (st.lastSampleAt != PortLinkState.NEVER && now <= st.lastSampleAt) {
       return; // the rate stage already drops older samples; never learn from one twice
     }
+    clocks.advance(r.getCluster(), r.getNode(), now);
     boolean sameBoot = r.getBootId().equals(st.bootId);
     // a reboot or the first sample of a port is never a transition
     long transitions = sameBoot && st.active() && !s.active() ? 1 : 0;
@@ -195,6 +202,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
       return;
     }
     long now = s.time();
+    clocks.advance(st.cluster, st.node, now);
     PortLinkState.addEvents(st.phyDowns, now, increase);
     st.pruneEvents(now, flapWindowMs);
     evaluateFlaps(st, now, true, lineage, timestamp);
@@ -232,10 +240,11 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
           gone.add(e.key);
           continue;
         }
+        long nodeNow = clocks.nowOf(LinkSubjects.of(st).key(), streamTime);
         for (int i = 0; i < downChecks.size(); i++) {
-          Observation o = downChecks.get(i).evaluate(st, streamTime, Lineage.NONE);
+          Observation o = downChecks.get(i).evaluate(st, nodeNow, Lineage.NONE);
           if (o.holds()) {
-            observe(downTrackers.get(i), o, streamTime);
+            observe(downTrackers.get(i), o, nodeNow);
           }
         }
       }
@@ -244,7 +253,8 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     for (List<AlertTracker> trackers :
         List.of(flapTrackers, downTrackers, degradedTrackers, phyTrackers)) {
       for (AlertTracker t : trackers) {
-        t.punctuate(streamTime).forEach(a -> forward(a, streamTime));
+        t.punctuate(subject -> clocks.nowOf(subject, streamTime))
+            .forEach(a -> forward(a, streamTime));
       }
     }
   }

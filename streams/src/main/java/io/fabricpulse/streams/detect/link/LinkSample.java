@@ -3,7 +3,6 @@ package io.fabricpulse.streams.detect.link;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateTag;
-import java.util.Set;
 
 /**
  * One fabric.rates record as the link detectors read it: the port's subject, whether it is ACTIVE,
@@ -14,18 +13,6 @@ record LinkSample(CounterRates rates) {
   static final String ACTIVE = "ACTIVE";
   static final String LINK_DOWNED = "link_downed";
   static final String LINK_DOWN_EVENTS_PHY = "link_down_events_phy";
-
-  /** The counters the link detectors read; the rest is dropped before the repartition. */
-  static final Set<String> USED_COUNTERS =
-      Set.of(
-          LINK_DOWNED,
-          LINK_DOWN_EVENTS_PHY,
-          "symbol_error",
-          "link_error_recovery",
-          "port_rcv_errors",
-          "port_xmit_discards",
-          "excessive_buffer_overrun_errors",
-          "local_link_integrity_errors");
 
   long time() {
     return rates.getTime().toEpochMilli();

@@ -2,7 +2,6 @@ package io.fabricpulse.streams.detect.silence;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
-import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorInputs;
@@ -18,7 +17,6 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -26,35 +24,40 @@ import org.apache.kafka.streams.state.Stores;
  * dead node is not mistaken for a healthy, quiet one.
  *
  * <pre>
- * source-fabric-rates -> silence-heartbeats -> repartition silence-by-cluster
- *   -> silence-detector [silence-nodes, silence-tracker] -> fabric.alerts, fabric.alerts.active
+ * source-fabric-rates -> silence-detector [silence-node-activity, silence-node-tracker]
+ *   -> fabric.alerts, fabric.alerts.active
  * </pre>
  *
- * Why a repartition by cluster: fabric.rates is keyed by sample subject, so one node's samples are
- * spread over several partitions and no single task sees the node; and a node's silence can only be
- * judged against time moving on elsewhere. In the cluster's partition, stream time is driven by
- * every other node of the cluster (and of the clusters sharing the partition). Only thin heartbeats
- * cross the repartition (one per node, source and sample time per upstream task, no counters).
+ * fabric.rates is keyed by node ({@code cluster/node}, the raw key), so every rates record of a
+ * node is in the node's partition, written in order by the one rate task of its raw partition: each
+ * node is judged within its own partition, without a repartition. A node's silence can only show
+ * against time moving on elsewhere: here, the other nodes of its partition. The partition's clock
+ * is the latest rates time seen in it; a node is silent when that clock has moved on by more than
+ * its missed intervals plus the rule's grace since the node was last heard from, i.e. since the
+ * clock stood where it stood when the node's latest sample arrived. Judging "since last heard"
+ * rather than "since the node's latest sample time" makes a node that trails the others of its
+ * partition (a collector that buffered, a node caught up in a burst) no silence as long as its
+ * samples keep arriving, and the verdict depends only on the partition's content and order.
  *
- * <p>Limits: stream time is the largest heartbeat time, and heartbeats reach the partition from
- * several upstream tasks, so one node's samples can trail stream time a little without it being
- * silent; the rule's grace absorbs that skew. If a whole partition goes quiet, stream time stops
- * and nothing fires. A node reboot that keeps sampling (the simulator's NODE_REBOOT: new boot_id,
- * counters restart, samples continue each second) is no silence; a real reboot longer than the
- * threshold is, and fires until the node reports again.
+ * <p>Limits: if every node of a partition stops, its clock stops and nothing fires there (the same
+ * limit as before, now per partition: with 6 partitions a cluster-wide outage shows on no
+ * partition, a partial one on those with live nodes). A node that never reported is unknown. A node
+ * reboot that keeps sampling (the simulator's NODE_REBOOT: new boot_id, counters restart, samples
+ * continue each second) is no silence; a real reboot longer than the threshold is, and fires until
+ * the node reports again.
  */
 public final class CollectorSilenceDetector {
 
-  /** Per node ({@code cluster|node}): last sample time and recent intervals per source. */
-  public static final String NODES_STORE = "silence-nodes";
+  /**
+   * Per node ({@code cluster|node}): per source the last sample time, when it was heard (the
+   * partition clock then) and its recent intervals. Named apart from the former {@code
+   * silence-nodes}, which was partitioned by cluster.
+   */
+  public static final String NODES_STORE = "silence-node-activity";
 
-  /** Trackers of the collector_silent rules (rule|subject). */
-  public static final String TRACKER_STORE = "silence-tracker";
+  /** Trackers of the collector_silent rules (rule|subject), in the node's partition. */
+  public static final String TRACKER_STORE = "silence-node-tracker";
 
-  /** Repartition by cluster (topic {@code <application.id>-silence-by-cluster-repartition}). */
-  public static final String BY_CLUSTER = "silence-by-cluster";
-
-  public static final String HEARTBEATS = "silence-heartbeats";
   public static final String PROCESSOR = "silence-detector";
 
   /** The collector-silence family as the pipeline registers it. */
@@ -101,10 +104,6 @@ public final class CollectorSilenceDetector {
     KStream<String, Alert> alerts =
         inputs
             .rates()
-            .process(HeartbeatSampler::new, Named.as(HEARTBEATS))
-            .repartition(
-                Repartitioned.<String, CounterRates>with(Serdes.String(), inputs.serdes().rates())
-                    .withName(BY_CLUSTER))
             .process(
                 () -> new CollectorSilenceProcessor(silenceRules),
                 Named.as(PROCESSOR),

@@ -15,6 +15,7 @@ import io.fabricpulse.streams.rules.Rule;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,15 +28,18 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * collector_silent over node heartbeats repartitioned by cluster. Each heartbeat records when the
- * node last reported per source and learns the node's interval per source (median of the rate
- * stage's interval_ms of its last samples). Every second of stream time, a node whose every source
- * is past {@code last_seen + missed_intervals x interval + grace} is silent: COLLECTOR_SILENT fires
- * at once and resolves on the node's next heartbeat (the rule's hysteresis, 0 s by default).
+ * collector_silent over the rates of one node partition of fabric.rates. Each rates record records
+ * when its node last reported per source, when that was heard (the partition clock: the latest
+ * rates time seen here) and learns the node's interval per source (median of the rate stage's
+ * interval_ms of its last samples). Every second of stream time, a node whose every source was
+ * heard more than {@code missed_intervals x interval + grace} of partition clock ago is silent:
+ * COLLECTOR_SILENT fires at once, started at the clock, and resolves on the node's next sample (the
+ * rule's hysteresis, 0 s by default), at the clock then: never before it started.
  *
- * <p>Stream time is this task's: the largest heartbeat time of the clusters in its partition, so it
- * is the other nodes reporting that reveal one node's silence. Limits: if every node of the
- * partition stops, stream time stops and nothing fires; a node that never reported is unknown.
+ * <p>The clock is the partition's own (other nodes reporting reveal one node's silence) and "heard"
+ * is measured on it, so a node whose samples trail the others' but keep arriving is not silent.
+ * Limits: if every node of the partition stops, the clock stops and nothing fires; a node that
+ * never reported is unknown.
  */
 final class CollectorSilenceProcessor implements Processor<String, CounterRates, String, Alert> {
 
@@ -46,6 +50,16 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
   private final List<Rule> rules;
   private final List<Judged> judged = new ArrayList<>();
   private final int keepIntervals;
+
+  /**
+   * Latest sample time per node and source already recorded: a cache that skips the other ports of
+   * a sample instant (a restart empties it and the next record is recorded again, unchanged).
+   */
+  private final Map<String, Long> recorded = new HashMap<>();
+
+  /** The partition clock; restored from the store (the latest heardAt) on first use. */
+  private long clock = Long.MIN_VALUE;
+
   private ProcessorContext<String, Alert> context;
   private KeyValueStore<String, NodeActivity> nodes;
 
@@ -79,10 +93,17 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
     }
     String key = r.getCluster() + "|" + r.getNode();
     long time = r.getTime().toEpochMilli();
+    long now = advanceClock(time);
+    String source = r.getSource().name();
+    Long done = recorded.get(key + "|" + source);
+    if (done != null && time <= done) {
+      return;
+    }
+    recorded.put(key + "|" + source, time);
     NodeActivity before = nodes.get(key);
     NodeActivity after =
         (before == null ? NodeActivity.NONE : before)
-            .seen(r.getSource().name(), time, r.getIntervalMs(), keepIntervals);
+            .seen(source, time, now, r.getIntervalMs(), keepIntervals);
     if (!after.equals(before)) {
       nodes.put(key, after);
     }
@@ -90,30 +111,53 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
     Lineage lineage = Lineage.of(context);
     for (Judged j : judged) {
       if (j.rule().selectors().matches(r.getCluster(), r.getNode(), null, null, null)) {
+        // clean at the clock, the time the alert started at: resolved_at >= started_at
         j.tracker()
-            .observe(Observation.clean(subject, time, lineage))
-            .ifPresent(a -> forward(a, record.timestamp()));
+            .observe(Observation.clean(subject, now, lineage))
+            .ifPresent(a -> forward(a, now));
+      }
+    }
+  }
+
+  /** The partition clock after a record at {@code time}. */
+  private long advanceClock(long time) {
+    restoreClock();
+    clock = Math.max(clock, time);
+    return clock;
+  }
+
+  /** After a start or restart: the clock stood at the latest heardAt of the store. */
+  private void restoreClock() {
+    if (clock == Long.MIN_VALUE) {
+      try (KeyValueIterator<String, NodeActivity> it = nodes.all()) {
+        it.forEachRemaining(
+            e -> e.value.sources().values().forEach(s -> clock = Math.max(clock, s.heardAt())));
       }
     }
   }
 
   private void punctuate(long streamTime) {
+    restoreClock();
+    if (clock == Long.MIN_VALUE) {
+      return; // no node known yet
+    }
     List<KeyValue<String, NodeActivity>> all = new ArrayList<>();
     try (KeyValueIterator<String, NodeActivity> it = nodes.all()) {
       it.forEachRemaining(all::add);
     }
+    long now = clock;
     for (KeyValue<String, NodeActivity> e : all) {
       int bar = e.key.indexOf('|');
       String cluster = e.key.substring(0, bar);
       String node = e.key.substring(bar + 1);
       for (Judged j : judged) {
         if (j.rule().selectors().matches(cluster, node, null, null, null)) {
-          judge(j, cluster, node, e.value, streamTime);
+          judge(j, cluster, node, e.value, now);
         }
       }
     }
     for (Judged j : judged) {
-      j.tracker().punctuate(streamTime).forEach(a -> forward(a, streamTime));
+      j.tracker().punctuate(now).forEach(a -> forward(a, now));
     }
   }
 
@@ -125,14 +169,16 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
     long grace = rule.thresholds().duration("grace").toMillis();
     long deadline = Long.MIN_VALUE;
     long lastSeen = Long.MIN_VALUE;
+    long heardAt = Long.MIN_VALUE;
     long interval = fallback;
     String source = null;
     for (Map.Entry<String, SourceActivity> s : activity.sources().entrySet()) {
       long i = s.getValue().interval(samples, fallback);
-      long d = s.getValue().lastSeen() + (long) Math.ceil(missed * i);
+      long d = s.getValue().heardAt() + (long) Math.ceil(missed * i);
       if (d > deadline) {
         deadline = d;
         lastSeen = s.getValue().lastSeen();
+        heardAt = s.getValue().heardAt();
         interval = i;
         source = s.getKey();
       }
@@ -143,9 +189,10 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
     AlertSubject subject = AlertSubject.node(cluster, node);
     Map<String, String> evidence = new LinkedHashMap<>();
     evidence.put("last_seen", Instant.ofEpochMilli(lastSeen).toString());
+    evidence.put("last_heard", Instant.ofEpochMilli(heardAt).toString());
     evidence.put("last_source", source);
     evidence.put("interval_ms", Long.toString(interval));
-    evidence.put("silent_for", Durations.format(Duration.ofMillis(now - lastSeen)));
+    evidence.put("silent_for", Durations.format(Duration.ofMillis(now - heardAt)));
     evidence.put("grace", Durations.format(Duration.ofMillis(grace)));
     evidence.put("sources", String.join(",", activity.sources().keySet()));
     String intervalText = Durations.format(Duration.ofMillis(interval));
@@ -153,7 +200,7 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
         Message.of(
             "collector_silent.firing",
             subject.shortName(),
-            Durations.format(Duration.ofMillis(now - lastSeen)),
+            Durations.format(Duration.ofMillis(now - heardAt)),
             trim(missed),
             intervalText);
     j.tracker()
@@ -161,7 +208,7 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
             Observation.holds(
                     subject,
                     now,
-                    (now - lastSeen) / 1000.0,
+                    (now - heardAt) / 1000.0,
                     missed * interval / 1000.0,
                     "s",
                     summary,

@@ -15,8 +15,9 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * When one node last reported, per rate source (PORT, PFC, ECN, ...), and the recent spacing of its
- * samples, from which its own sampling interval is learned.
+ * When one node last reported, per rate source (PORT, PFC, ECN, ...), when that was heard (the
+ * partition's clock at that moment), and the recent spacing of its samples, from which its own
+ * sampling interval is learned.
  */
 record NodeActivity(Map<String, SourceActivity> sources) {
 
@@ -24,9 +25,11 @@ record NodeActivity(Map<String, SourceActivity> sources) {
    * One source of a node.
    *
    * @param lastSeen event time of its latest sample
+   * @param heardAt the partition's clock (latest rates time of the partition) when that sample
+   *     arrived: at least lastSeen, more when the node trails the others of its partition
    * @param intervals the rate stage's interval_ms of its latest samples, oldest first
    */
-  record SourceActivity(long lastSeen, List<Long> intervals) {
+  record SourceActivity(long lastSeen, long heardAt, List<Long> intervals) {
 
     SourceActivity {
       intervals = List.copyOf(intervals);
@@ -53,10 +56,11 @@ record NodeActivity(Map<String, SourceActivity> sources) {
   }
 
   /**
-   * This activity after a sample of {@code source} at {@code time}; {@code intervalMs} (null on a
-   * subject's first sample) joins the last {@code keep} intervals. An older sample changes nothing.
+   * This activity after a sample of {@code source} at {@code time}, arriving when the partition's
+   * clock is {@code heardAt}; {@code intervalMs} (null on a subject's first sample) joins the last
+   * {@code keep} intervals. An older sample changes nothing.
    */
-  NodeActivity seen(String source, long time, Long intervalMs, int keep) {
+  NodeActivity seen(String source, long time, long heardAt, Long intervalMs, int keep) {
     SourceActivity before = sources.get(source);
     if (before != null && time <= before.lastSeen()) {
       return this;
@@ -69,13 +73,13 @@ record NodeActivity(Map<String, SourceActivity> sources) {
       intervals.remove(0);
     }
     Map<String, SourceActivity> next = new TreeMap<>(sources);
-    next.put(source, new SourceActivity(time, intervals));
+    next.put(source, new SourceActivity(time, Math.max(time, heardAt), intervals));
     return new NodeActivity(next);
   }
 
   /** Binary form for the store and its changelog. */
   static final class NodeActivitySerde implements Serde<NodeActivity> {
-    private static final byte VERSION = 1;
+    private static final byte VERSION = 2;
 
     @Override
     public Serializer<NodeActivity> serializer() {
@@ -96,6 +100,7 @@ record NodeActivity(Map<String, SourceActivity> sources) {
         for (Map.Entry<String, SourceActivity> e : a.sources().entrySet()) {
           out.writeUTF(e.getKey());
           out.writeLong(e.getValue().lastSeen());
+          out.writeLong(e.getValue().heardAt());
           out.writeInt(e.getValue().intervals().size());
           for (long interval : e.getValue().intervals()) {
             out.writeLong(interval);
@@ -120,12 +125,13 @@ record NodeActivity(Map<String, SourceActivity> sources) {
         for (int i = 0; i < n; i++) {
           String source = in.readUTF();
           long lastSeen = in.readLong();
+          long heardAt = in.readLong();
           int m = in.readInt();
           List<Long> intervals = new ArrayList<>(m);
           for (int j = 0; j < m; j++) {
             intervals.add(in.readLong());
           }
-          sources.put(source, new SourceActivity(lastSeen, intervals));
+          sources.put(source, new SourceActivity(lastSeen, heardAt, intervals));
         }
         return new NodeActivity(sources);
       } catch (IOException e) {

@@ -1,6 +1,7 @@
 package io.fabricpulse.streams.detect.ecn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.avro.Alert;
@@ -52,9 +53,10 @@ class EcnInFabricTopologyTest {
             LosslessHealthDetector.PORT_PROCESSOR,
             LosslessHealthDetector.MTU_PROCESSOR,
             CollectorSilenceDetector.PROCESSOR,
-            "silence-by-cluster-repartition")) {
+            "ecn-mtu-by-cluster-repartition")) {
       assertTrue(described.contains(name), name);
     }
+    assertFalse(described.contains("silence-by-cluster"), described);
     DetectorSerdes serdes = DetectorSerdes.forRegistry(registry);
     try (TopologyTestDriver driver =
         new TopologyTestDriver(topology, props, Instant.ofEpochMilli(RoceRates.T0))) {

@@ -414,14 +414,16 @@ class LosslessHealthDetectorTest {
               LosslessHealthDetector.MTU_PROCESSOR,
               LosslessHealthDetector.TRACKER_STORE,
               LosslessHealthDetector.WINDOW_STORE,
+              LosslessHealthDetector.NODE_CLOCK_STORE,
               LosslessHealthDetector.MTU_PORTS_STORE,
               LosslessHealthDetector.MTU_TRACKER_STORE,
-              "ecn-by-port-repartition",
               "ecn-mtu-by-cluster-repartition",
               "ecn-to-alerts",
               "ecn-to-alerts-active")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
+      // only the cluster-wide MTU census is repartitioned; ports are judged in their node's
+      assertFalse(described.contains("ecn-by-port"), described);
       assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);
     }
   }

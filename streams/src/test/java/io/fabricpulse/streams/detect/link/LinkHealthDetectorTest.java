@@ -469,18 +469,18 @@ class LinkHealthDetectorTest {
           List.of(
               "source-fabric-rates",
               "link-rates-only",
-              "link-rates-slim",
-              "link-rates-key-by-node",
-              "link-rates-by-node-repartition",
               LinkHealthDetector.PROCESSOR,
               LinkHealthDetector.PORT_STORE,
               LinkHealthDetector.DOWN_PORTS_STORE,
               LinkHealthDetector.NETDEV_STORE,
+              LinkHealthDetector.NODE_CLOCK_STORE,
               LinkHealthDetector.TRACKER_STORE,
               "link-to-alerts",
               "link-to-alerts-active")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
+      // fabric.rates is keyed by node: a port's rates are already in its node's partition
+      assertFalse(described.contains("repartition"), described);
       assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);
     }
   }

@@ -111,6 +111,50 @@ class CollectorSilenceDetectorTest {
     }
   }
 
+  /** Like {@link #fleet}, but {@code late}'s sample of second s is piped at second s + lag. */
+  private static void trailing(DetectorDriver d, List<String> nodes, int to, String late, int lag) {
+    for (int p = 0; p <= to + lag; p++) {
+      for (String node : nodes) {
+        int s = node.equals(late) ? p - lag : p;
+        if (s < 0 || s > to) {
+          continue;
+        }
+        for (String netdev : List.of("ens1np0", "ens2np0")) {
+          RoceRates r = RoceRates.port(node, netdev, s);
+          d.pipe(s == 0 ? r.firstSample() : r);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aNodeTrailingTheOthersOfItsPartitionBy40sIsNotSilent(TestInfo info) {
+    // its samples arrive 40 s behind the others' (a collector that buffered) but keep arriving
+    try (DetectorDriver d = driver(info, defaults)) {
+      trailing(d, EIGHT, 120, "gpu005", 40);
+      assertEquals(List.of(), d.readAlerts());
+    }
+  }
+
+  @Test
+  void aSilentNodeThatReturnsWithOldSamplesResolvesAtTheClockNeverBeforeItStarted(TestInfo info) {
+    // gpu005 stops after 20 s, fires when the others pass its deadline, then its buffered
+    // samples from 21 s on arrive while the others are at 60 s
+    try (DetectorDriver d = driver(info, defaults)) {
+      fleet(d, EIGHT, 60, 1, "gpu005", s -> s > 20);
+      for (String netdev : List.of("ens1np0", "ens2np0")) {
+        d.pipe(RoceRates.port("gpu005", netdev, 21));
+      }
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(2, alerts.size(), alerts.toString());
+      assertEquals(AlertState.FIRING, alerts.get(0).getState());
+      assertEquals(at(34), alerts.get(0).getStartedAt());
+      assertEquals(AlertState.RESOLVED, alerts.get(1).getState());
+      // heard again at the partition clock (60 s), not at the sample's own 21 s
+      assertEquals(at(60), alerts.get(1).getResolvedAt());
+    }
+  }
+
   @Test
   void withoutGraceItFiresRightAfterThreeMissedIntervals(TestInfo info) {
     Map<String, Object> t =
@@ -224,15 +268,15 @@ class CollectorSilenceDetectorTest {
       String described = d.topology.describe().toString();
       for (String name :
           List.of(
-              CollectorSilenceDetector.HEARTBEATS,
               CollectorSilenceDetector.PROCESSOR,
               CollectorSilenceDetector.NODES_STORE,
               CollectorSilenceDetector.TRACKER_STORE,
-              "silence-by-cluster-repartition",
               "silence-to-alerts",
               "silence-to-alerts-active")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
+      // fabric.rates is keyed by node: each node is judged in its own partition
+      assertFalse(described.contains("repartition"), described);
       assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);
     }
   }
