@@ -20,4 +20,36 @@ public interface DetectorModule {
 
   /** Adds the module's processors and stores to the shared builder behind {@code inputs}. */
   void addTo(DetectorInputs inputs, RuleSet rules);
+
+  /** What a module adds to the topology. */
+  @FunctionalInterface
+  interface Builder {
+    void addTo(DetectorInputs inputs, RuleSet rules);
+  }
+
+  /** A module from its name, its alert kinds and the method that adds it. */
+  static DetectorModule of(String name, Set<AlertKind> kinds, Builder builder) {
+    Set<AlertKind> copy = Set.copyOf(kinds);
+    return new DetectorModule() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Set<AlertKind> kinds() {
+        return copy;
+      }
+
+      @Override
+      public void addTo(DetectorInputs inputs, RuleSet rules) {
+        builder.addTo(inputs, rules);
+      }
+
+      @Override
+      public String toString() {
+        return "DetectorModule[" + name + "]";
+      }
+    };
+  }
 }

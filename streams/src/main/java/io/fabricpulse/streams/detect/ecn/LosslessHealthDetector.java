@@ -15,7 +15,6 @@ import io.fabricpulse.streams.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -79,26 +78,14 @@ public final class LosslessHealthDetector {
 
   /** The ECN / lossless family as the pipeline registers it. */
   public static final DetectorModule MODULE =
-      new DetectorModule() {
-        @Override
-        public String name() {
-          return "ecn";
-        }
-
-        @Override
-        public Set<AlertKind> kinds() {
-          return EnumSet.of(
+      DetectorModule.of(
+          "ecn",
+          EnumSet.of(
               AlertKind.ECN_MISCONFIG,
               AlertKind.ECN_NOT_EFFECTIVE,
               AlertKind.LOSSLESS_DROP,
-              AlertKind.MTU_MISMATCH);
-        }
-
-        @Override
-        public void addTo(DetectorInputs inputs, RuleSet rules) {
-          LosslessHealthDetector.addTo(inputs, rules);
-        }
-      };
+              AlertKind.MTU_MISMATCH),
+          LosslessHealthDetector::addTo);
 
   private LosslessHealthDetector() {}
 

@@ -12,7 +12,6 @@ import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
-import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -53,29 +52,17 @@ public final class GpuHealthDetector {
 
   /** The GPU family as the pipeline registers it. */
   public static final DetectorModule MODULE =
-      new DetectorModule() {
-        @Override
-        public String name() {
-          return "gpu";
-        }
-
-        @Override
-        public Set<AlertKind> kinds() {
-          return EnumSet.of(
+      DetectorModule.of(
+          "gpu",
+          EnumSet.of(
               AlertKind.GPU_ECC_UNCORRECTABLE,
               AlertKind.GPU_ROW_REMAP_FAILURE,
               AlertKind.GPU_RETIRED_PAGES,
               AlertKind.GPU_RESET_REQUIRED,
               AlertKind.GPU_ECC_AGING,
               AlertKind.GPU_XID,
-              AlertKind.GPU_HOT);
-        }
-
-        @Override
-        public void addTo(DetectorInputs inputs, RuleSet rules) {
-          GpuHealthDetector.addTo(inputs, rules);
-        }
-      };
+              AlertKind.GPU_HOT),
+          GpuHealthDetector::addTo);
 
   private GpuHealthDetector() {}
 

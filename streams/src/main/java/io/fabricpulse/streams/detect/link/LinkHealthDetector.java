@@ -14,7 +14,6 @@ import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -66,26 +65,14 @@ public final class LinkHealthDetector {
 
   /** The link family as the pipeline registers it. */
   public static final DetectorModule MODULE =
-      new DetectorModule() {
-        @Override
-        public String name() {
-          return "link";
-        }
-
-        @Override
-        public Set<AlertKind> kinds() {
-          return EnumSet.of(
+      DetectorModule.of(
+          "link",
+          EnumSet.of(
               AlertKind.LINK_FLAP,
               AlertKind.LINK_DOWN,
               AlertKind.LINK_DEGRADED,
-              AlertKind.PHY_ERRORS);
-        }
-
-        @Override
-        public void addTo(DetectorInputs inputs, RuleSet rules) {
-          LinkHealthDetector.addTo(inputs, rules);
-        }
-      };
+              AlertKind.PHY_ERRORS),
+          LinkHealthDetector::addTo);
 
   private LinkHealthDetector() {}
 

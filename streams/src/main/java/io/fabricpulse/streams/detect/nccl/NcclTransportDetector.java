@@ -14,7 +14,6 @@ import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
-import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -78,23 +77,10 @@ public final class NcclTransportDetector {
 
   /** The NCCL family as the pipeline registers it. */
   public static final DetectorModule MODULE =
-      new DetectorModule() {
-        @Override
-        public String name() {
-          return "nccl";
-        }
-
-        @Override
-        public Set<AlertKind> kinds() {
-          return EnumSet.of(
-              AlertKind.GDR_FALLBACK, AlertKind.NET_FALLBACK_SOCKET, AlertKind.NCCL_ERROR);
-        }
-
-        @Override
-        public void addTo(DetectorInputs inputs, RuleSet rules) {
-          NcclTransportDetector.addTo(inputs, rules);
-        }
-      };
+      DetectorModule.of(
+          "nccl",
+          EnumSet.of(AlertKind.GDR_FALLBACK, AlertKind.NET_FALLBACK_SOCKET, AlertKind.NCCL_ERROR),
+          NcclTransportDetector::addTo);
 
   private NcclTransportDetector() {}
 

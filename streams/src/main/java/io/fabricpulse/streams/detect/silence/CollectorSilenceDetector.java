@@ -11,7 +11,6 @@ import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
-import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -62,22 +61,8 @@ public final class CollectorSilenceDetector {
 
   /** The collector-silence family as the pipeline registers it. */
   public static final DetectorModule MODULE =
-      new DetectorModule() {
-        @Override
-        public String name() {
-          return "silence";
-        }
-
-        @Override
-        public Set<AlertKind> kinds() {
-          return EnumSet.of(AlertKind.COLLECTOR_SILENT);
-        }
-
-        @Override
-        public void addTo(DetectorInputs inputs, RuleSet rules) {
-          CollectorSilenceDetector.addTo(inputs, rules);
-        }
-      };
+      DetectorModule.of(
+          "silence", EnumSet.of(AlertKind.COLLECTOR_SILENT), CollectorSilenceDetector::addTo);
 
   private CollectorSilenceDetector() {}
 

@@ -11,7 +11,6 @@ import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
-import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -46,23 +45,11 @@ public final class SubnetManagerDetector {
 
   /** The SM family as the pipeline registers it. */
   public static final DetectorModule MODULE =
-      new DetectorModule() {
-        @Override
-        public String name() {
-          return "sm";
-        }
-
-        @Override
-        public Set<AlertKind> kinds() {
-          return EnumSet.of(
-              AlertKind.SM_FAILOVER, AlertKind.SM_ABSENT, AlertKind.SM_HUNG, AlertKind.SM_UNSTABLE);
-        }
-
-        @Override
-        public void addTo(DetectorInputs inputs, RuleSet rules) {
-          SubnetManagerDetector.addTo(inputs, rules);
-        }
-      };
+      DetectorModule.of(
+          "sm",
+          EnumSet.of(
+              AlertKind.SM_FAILOVER, AlertKind.SM_ABSENT, AlertKind.SM_HUNG, AlertKind.SM_UNSTABLE),
+          SubnetManagerDetector::addTo);
 
   private SubnetManagerDetector() {}
 
