@@ -219,8 +219,13 @@ public final class Demo {
       out.printf(
           "%nstopping after %s of simulated time; waiting for the pipeline to drain...%n",
           human(Duration.between(simStart, simNow)));
-      List<String> behind = PipelineDrain.await(pipeline, watcher, Duration.ofSeconds(60));
+      List<String> behind =
+          PipelineDrain.await(pipeline, watcher, Duration.ofSeconds(60), out::println);
       behind.forEach(b -> out.println("  still behind: " + b));
+      if (!behind.isEmpty()) {
+        out.println("FAILED: the pipeline did not catch up, so detection cannot be judged");
+        return 3;
+      }
       return summarize(pipeline, fleet, watcher, faults);
     } finally {
       watcher.close();

@@ -36,7 +36,22 @@ final class PipelineDrain {
    */
   static List<String> await(EmbeddedPipeline pipeline, DemoWatcher watcher, Duration timeout)
       throws InterruptedException {
-    List<String> behind = awaitGroups(pipeline, timeout);
+    return await(pipeline, watcher, timeout, line -> {});
+  }
+
+  /**
+   * Waits as long as the consumers make progress: {@code stall} without any lag going down ends the
+   * wait (with the groups still behind), and so does {@link #LIMIT} in all. Reports the remaining
+   * lag to {@code progress} every few seconds.
+   */
+  static List<String> await(
+      EmbeddedPipeline pipeline,
+      DemoWatcher watcher,
+      Duration stall,
+      java.util.function.Consumer<String> progress)
+      throws InterruptedException {
+    List<String> behind = awaitGroups(pipeline, stall, progress);
+    Duration timeout = stall;
     long deadline = System.nanoTime() + timeout.toNanos();
     InfluxSink sink = pipeline.sink();
     while (sink.metrics().recordsConsumed() < watcher.rates() + watcher.alerts().size()
@@ -56,9 +71,18 @@ final class PipelineDrain {
     return behind;
   }
 
-  private static List<String> awaitGroups(EmbeddedPipeline pipeline, Duration timeout)
+  /** The longest the demo waits for its pipeline to catch up. */
+  static final Duration LIMIT = Duration.ofMinutes(10);
+
+  private static final long REPORT_EVERY_NANOS = Duration.ofSeconds(5).toNanos();
+
+  private static List<String> awaitGroups(
+      EmbeddedPipeline pipeline, Duration stall, java.util.function.Consumer<String> progress)
       throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long started = System.nanoTime();
+    long lastProgress = started;
+    long lastReport = started;
+    long best = Long.MAX_VALUE;
     List<String> behind = List.of();
     try (Admin admin = Admin.create(pipeline.adminConfig())) {
       Set<String> all = admin.listTopics().names().get(30, TimeUnit.SECONDS);
@@ -75,14 +99,27 @@ final class PipelineDrain {
       groups.put(CONSOLE_GROUP, derived);
       while (true) {
         behind = new ArrayList<>();
+        long total = 0;
         for (Map.Entry<String, List<String>> g : groups.entrySet()) {
           long lag = lag(admin, g.getKey(), g.getValue());
+          total += lag;
           if (lag > 0) {
             behind.add(g.getKey() + " (" + lag + " records)");
           }
         }
-        if (behind.isEmpty() || System.nanoTime() > deadline) {
+        long now = System.nanoTime();
+        if (total < best) {
+          best = total;
+          lastProgress = now;
+        }
+        if (behind.isEmpty()
+            || now - lastProgress > stall.toNanos()
+            || now - started > LIMIT.toNanos()) {
           return behind;
+        }
+        if (now - lastReport > REPORT_EVERY_NANOS) {
+          progress.accept(String.format("  draining: %,d records still to process", total));
+          lastReport = now;
         }
         TimeUnit.MILLISECONDS.sleep(250);
       }

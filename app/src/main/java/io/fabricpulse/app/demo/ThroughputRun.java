@@ -79,7 +79,8 @@ public final class ThroughputRun {
         published = fleet.published();
       }
       double publishSeconds = secondsSince(t0);
-      List<String> behind = PipelineDrain.await(pipeline, watcher, Duration.ofMinutes(10));
+      List<String> behind =
+          PipelineDrain.await(pipeline, watcher, Duration.ofMinutes(2), out::println);
       double drainedSeconds = secondsSince(t0);
       watcher.close();
       watcherThread.join(5_000);
