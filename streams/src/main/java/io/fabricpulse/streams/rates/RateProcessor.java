@@ -6,7 +6,7 @@ import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.schemas.registry.SchemaRegistryException;
-import io.fabricpulse.streams.Lineage;
+import io.fabricpulse.streams.LineageHeaders;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -158,7 +158,10 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
     store.put(storeKey, next);
     context.forward(
         new Record<String, SpecificRecord>(
-            ratesKey(record.key(), sample), rates, time, Lineage.of(record.headers(), source)),
+            ratesKey(record.key(), sample),
+            rates,
+            time,
+            LineageHeaders.of(record.headers(), source)),
         ratesSink);
   }
 

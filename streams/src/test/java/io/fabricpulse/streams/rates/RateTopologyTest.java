@@ -24,7 +24,7 @@ import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
 import io.fabricpulse.schemas.topics.FabricTopics;
-import io.fabricpulse.streams.Lineage;
+import io.fabricpulse.streams.LineageHeaders;
 import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.ValueSerdes;
 import java.nio.charset.StandardCharsets;
@@ -139,9 +139,9 @@ class RateTopologyTest {
     // the raw key: fabric.rates is co-partitioned with the raw topics
     assertEquals(NODE_KEY, out.key());
     assertEquals(at(0), out.getRecordTime());
-    assertEquals(topics.portCounters().name(), Lineage.topic(out.headers()));
-    assertEquals(0, Lineage.partition(out.headers()));
-    assertEquals(0L, Lineage.offset(out.headers()));
+    assertEquals(topics.portCounters().name(), LineageHeaders.topic(out.headers()));
+    assertEquals(0, LineageHeaders.partition(out.headers()));
+    assertEquals(0L, LineageHeaders.offset(out.headers()));
     CounterRates rates = out.value();
     assertEquals(RateSource.PORT, rates.getSource());
     assertEquals("mlx5_0", rates.getDevice());

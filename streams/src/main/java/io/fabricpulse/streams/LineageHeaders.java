@@ -12,13 +12,13 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * an alert raised on a rate can name the sample behind it (DESIGN.md section 5). Topic as UTF-8,
  * partition as a 4-byte and offset as an 8-byte big-endian integer.
  */
-public final class Lineage {
+public final class LineageHeaders {
 
   public static final String TOPIC = "fabricpulse.lineage.topic";
   public static final String PARTITION = "fabricpulse.lineage.partition";
   public static final String OFFSET = "fabricpulse.lineage.offset";
 
-  private Lineage() {}
+  private LineageHeaders() {}
 
   /** A copy of {@code original} with the lineage of {@code source} set (replacing any earlier). */
   public static Headers of(Headers original, RecordMetadata source) {
