@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * cannot be reached: that failure is rethrown, so Streams retries rather than dead-letters records
  * that are fine.
  *
- * <p>Every rates record carries {@link Lineage} headers naming the raw record it came from.
+ * <p>Every rates record carries {@link LineageHeaders} naming the raw record it came from.
  *
  * <p>Ordering is by event time (the record timestamp), never wall-clock time. A sample whose time
  * is not after the subject's last accepted sample is dropped: counted as a duplicate when boot id,

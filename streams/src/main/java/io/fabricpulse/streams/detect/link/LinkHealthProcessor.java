@@ -261,12 +261,12 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
 
   /** The raw sample behind the rates (lineage headers of the rate stage), else this record. */
   private Lineage lineageOf(Headers headers) {
-    String topic = io.fabricpulse.streams.Lineage.topic(headers);
+    String topic = io.fabricpulse.streams.LineageHeaders.topic(headers);
     if (topic != null) {
       return new Lineage(
           topic,
-          io.fabricpulse.streams.Lineage.partition(headers),
-          io.fabricpulse.streams.Lineage.offset(headers));
+          io.fabricpulse.streams.LineageHeaders.partition(headers),
+          io.fabricpulse.streams.LineageHeaders.offset(headers));
     }
     return Lineage.of(context);
   }
