@@ -14,10 +14,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The SM records of each cluster that the low watermark ({@link SmSourceClocks}) has not reached
  * yet, kept in a store ordered by event time.
  *
- * <p>Key {@code <cluster>|<event time, 19 digits>|<node>|<source>|<seq, 19 digits>}: the store
- * iterates keys in byte order, so one cluster's records come out by event time, ties broken by
- * node, source and the collector's sequence number - the same order whatever order they arrived in.
- * A record delivered twice has the same key and is kept once.
+ * <p>Key {@code <cluster>|<event time, 19 digits>|<node>|<source>|<seq, 19 digits>|<line hash>}:
+ * the store iterates keys in byte order, so one cluster's records come out by event time, ties
+ * broken by node, source and the collector's sequence number - the same order whatever order they
+ * arrived in. The hash of the raw line keeps two lines apart that share a sequence number (a
+ * restarted collector numbers from 0 again); a record delivered twice has the same key and is kept
+ * once.
  */
 final class SmEventBuffer {
 
@@ -56,11 +58,12 @@ final class SmEventBuffer {
   static String key(SmSweep r) {
     return String.format(
         Locale.ROOT,
-        "%s|%019d|%s|%s|%019d",
+        "%s|%019d|%s|%s|%019d|%08x",
         r.getCluster(),
         r.getTime().toEpochMilli(),
         r.getNode(),
         r.getSource(),
-        r.getSeq());
+        r.getSeq(),
+        r.getRawLine().hashCode());
   }
 }
