@@ -51,7 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>TopologyTestDriver has one partition per topic, so this skew is what a detector partition saw
  * in the live demo when fabric.rates was keyed by subject and several detectors repartitioned it.
  * The link, ECN/lossless/MTU and collector-silence families must still raise exactly one FIRING
- * alert per fault and nothing else, and the same alerts as with the input in time order.
+ * alert per fault and nothing else, and the same alerts as with the input in time order. The SM
+ * detectors, which merge gpu001's sminfo polls (lagging) with sm01's and sm02's OpenSM logs (not
+ * lagging) per cluster, must raise exactly one SM_FAILOVER, no SM_ABSENT, and the same SM alerts.
  */
 class SkewedFleetDetectionTest {
 
@@ -120,7 +122,24 @@ class SkewedFleetDetectionTest {
     // the interleaving of nodes must not matter: the same alerts as with the input in time order
     Run ordered = run(0, "ordered");
     assertEquals(ordered.identities(PER_NODE_KINDS), skewed.identities(PER_NODE_KINDS));
+
+    // the SM detectors see gpu001's sminfo polls up to 60 s behind sm01's and sm02's OpenSM logs:
+    // one failover is still one SM_FAILOVER, the handoff (40 s) is no SM_ABSENT, in both runs
+    for (Run run : List.of(skewed, ordered)) {
+      List<Alert> sm = run.firing.stream().filter(a -> SM_KINDS.contains(a.getKind())).toList();
+      assertEquals(1, run.firing(AlertKind.SM_FAILOVER).size(), Run.lines(sm));
+      assertEquals(0, run.firing(AlertKind.SM_ABSENT).size(), Run.lines(sm));
+      assertEquals(1, sm.size(), Run.lines(sm));
+    }
+    Alert failover = skewed.firing(AlertKind.SM_FAILOVER).get(0);
+    assertEquals("sm01", failover.getEvidence().get("old_master_host"), failover.toString());
+    assertEquals("sm02", failover.getEvidence().get("new_master_host"), failover.toString());
+    assertEquals(ordered.smAlerts(), skewed.smAlerts());
   }
+
+  private static final Set<AlertKind> SM_KINDS =
+      EnumSet.of(
+          AlertKind.SM_FAILOVER, AlertKind.SM_ABSENT, AlertKind.SM_HUNG, AlertKind.SM_UNSTABLE);
 
   /** The alerts of one run of the whole fleet through the whole topology. */
   private record Run(List<InjectedFault> faults, List<Alert> all, List<Alert> firing) {
@@ -150,6 +169,21 @@ class SkewedFleetDetectionTest {
                       + " "
                       + a.getStartedAt())
           .sorted()
+          .toList();
+    }
+
+    /** Every SM alert (FIRING and RESOLVED) without its lineage, which depends on arrival. */
+    List<String> smAlerts() {
+      return all.stream()
+          .filter(a -> SM_KINDS.contains(a.getKind()))
+          .map(
+              a ->
+                  Alert.newBuilder(a)
+                      .setSourceTopic(null)
+                      .setSourcePartition(null)
+                      .setSourceOffset(null)
+                      .build()
+                      .toString())
           .toList();
     }
 

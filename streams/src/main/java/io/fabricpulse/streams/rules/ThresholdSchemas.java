@@ -278,6 +278,20 @@ public final class ThresholdSchemas {
                   + " [NVS-046]")
           .build();
 
+  private static final String SM_SOURCE_TIMEOUT_DOC =
+      "an SM source (sminfo poller, OpenSM log host) this far behind the most advanced one no"
+          + " longer holds back the cluster's event-time order (a quiet or dead OpenSM host); the"
+          + " largest value of the cluster's SM rules applies";
+
+  /**
+   * Every SM schema has source_timeout: the four SM detectors judge one cluster in one event-time
+   * order, built from several sources' partitions (alert-rules/README.md, "Subnet manager").
+   */
+  public static final ThresholdSchema SM_FAILOVER =
+      ThresholdSchema.builder()
+          .duration("source_timeout", "2m", Duration.ofSeconds(1), SM_SOURCE_TIMEOUT_DOC)
+          .build();
+
   /**
    * DOMAIN.md 3.6 S1: OpenSM's standby polls the master every 10 s x 4 retries, so a handoff takes
    * about 40 s [OSM-base]; a poller sees the gap with up to one poll interval of slack.
@@ -296,6 +310,7 @@ public final class ThresholdSchemas {
               "slack for the sminfo poll interval (one OpenSM sweep period, 10 s [OSM-base]);"
                   + " SM_ABSENT fires when no MASTER answered for longer than handoff +"
                   + " poll_allowance, counted from the first poll that missed it")
+          .duration("source_timeout", "2m", Duration.ofSeconds(1), SM_SOURCE_TIMEOUT_DOC)
           .build();
 
   /** DOMAIN.md 2.5: the activity count of a live master keeps increasing [SMINFO] (our reading). */
@@ -307,6 +322,7 @@ public final class ThresholdSchemas {
               1,
               1000,
               "consecutive MASTER answers of one poller whose activity count did not increase")
+          .duration("source_timeout", "2m", Duration.ofSeconds(1), SM_SOURCE_TIMEOUT_DOC)
           .build();
 
   /** DOMAIN.md 3.6 S2: no published sweep-storm threshold (n/f) [OSM-trap]; baseline per fabric. */
@@ -319,6 +335,7 @@ public final class ThresholdSchemas {
               1_000_000,
               "heavy sweeps per window above which the SM is unstable (n/f, our default)")
           .duration("window", "10m", Duration.ofSeconds(1), "rolling window for the sweep count")
+          .duration("source_timeout", "2m", Duration.ofSeconds(1), SM_SOURCE_TIMEOUT_DOC)
           .build();
 
   /**
@@ -422,6 +439,7 @@ public final class ThresholdSchemas {
       case LINK_DOWN -> LINK_DOWN;
       case LINK_DEGRADED -> LINK_DEGRADED;
       case PHY_ERRORS -> PHY_ERRORS;
+      case SM_FAILOVER -> SM_FAILOVER;
       case SM_ABSENT -> SM_ABSENT;
       case SM_HUNG -> SM_HUNG;
       case SM_UNSTABLE -> SM_UNSTABLE;

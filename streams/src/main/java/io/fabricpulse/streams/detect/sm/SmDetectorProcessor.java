@@ -18,43 +18,54 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Per-cluster subnet-manager detection (input keyed by cluster): SM_FAILOVER, SM_ABSENT, SM_HUNG
- * and SM_UNSTABLE, each rule with an {@link AlertTracker} on the shared tracker store. SM_ABSENT is
- * also evaluated by stream-time punctuation, so a master that stops answering is noticed while the
- * failing polls keep stream time moving. Emits alerts keyed by alert_id.
+ * and SM_UNSTABLE, each rule with an {@link AlertTracker} on the shared tracker store. Emits alerts
+ * keyed by alert_id.
+ *
+ * <p>The cluster's SM records come from several hosts' partitions (sminfo pollers, OpenSM log
+ * hosts), so they arrive out of event-time order. Each record waits in the {@link SmEventBuffer}
+ * until the cluster's low watermark ({@link SmSourceClocks}) passes it; then the records are
+ * evaluated in event-time order, and SM_ABSENT and alert resolution are judged at each record's
+ * time and at the watermark, never at a clock that ran ahead of a lagging source. So the same input
+ * history gives the same alerts whatever the interleaving of the sources.
  */
 final class SmDetectorProcessor implements Processor<String, SmSweep, String, Alert> {
 
   private static final Logger LOG = LoggerFactory.getLogger(SmDetectorProcessor.class);
-  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+
+  /** A time at which nothing of another cluster is due (no resolution, nothing forgotten). */
+  private static final long NOT_DUE = Long.MIN_VALUE / 4;
 
   private final SmRules rules;
+  private final long sourceTimeoutMs;
   private final List<AlertTracker> failover = new ArrayList<>();
   private final List<AlertTracker> absent = new ArrayList<>();
   private final List<AlertTracker> hung = new ArrayList<>();
   private final List<AlertTracker> unstable = new ArrayList<>();
   private KeyValueStore<String, SmClusterState> states;
+  private KeyValueStore<String, SmSourceClocks> clocks;
+  private SmEventBuffer buffer;
   private ProcessorContext<String, Alert> context;
 
   SmDetectorProcessor(SmRules rules) {
     this.rules = rules;
+    this.sourceTimeoutMs = rules.sourceTimeoutMs();
   }
 
   @Override
   public void init(ProcessorContext<String, Alert> context) {
     this.context = context;
     this.states = context.getStateStore(SubnetManagerDetector.STATE_STORE);
+    this.clocks = context.getStateStore(SubnetManagerDetector.CLOCK_STORE);
+    this.buffer = new SmEventBuffer(context.getStateStore(SubnetManagerDetector.BUFFER_STORE));
     KeyValueStore<String, TrackerState> trackers =
         context.getStateStore(SubnetManagerDetector.TRACKER_STORE);
     rules
@@ -65,7 +76,6 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Al
     rules
         .unstable()
         .forEach(r -> unstable.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
-    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
   }
 
   @Override
@@ -77,41 +87,33 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Al
     Lineage lineage = Lineage.of(context);
     try {
       String cluster = r.getCluster();
-      SmClusterState before = states.get(cluster);
-      SmTransition tr =
-          SmTransition.apply(
-              before == null ? SmClusterState.EMPTY : before, r, rules.keepSweepsMs());
-      states.put(cluster, tr.state());
       long t = r.getTime().toEpochMilli();
-      AlertSubject subject = AlertSubject.cluster(cluster);
-      for (AlertTracker tracker : failover) {
-        if (matches(tracker.rule(), cluster)) {
-          failoverObservation(subject, t, before, tr, r, lineage)
-              .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, t)));
-        }
+      SmSourceClocks before = clocks.get(cluster);
+      if (before == null) {
+        before = SmSourceClocks.EMPTY;
       }
-      for (AlertTracker tracker : absent) {
-        if (matches(tracker.rule(), cluster)) {
-          absentObservation(tracker.rule(), subject, t, tr.state(), lineage)
-              .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, t)));
-        }
+      if (before.released(t)) {
+        // its source lagged more than source_timeout: too late for the order, judged as it comes
+        LOG.debug(
+            "late SM record {} at {} (watermark {}): evaluated on arrival",
+            SmSourceClocks.sourceOf(r),
+            r.getTime(),
+            before.releasedTo());
+        evaluate(r, lineage);
+      } else {
+        buffer.add(r, lineage);
       }
-      if (r.getEvent() == SmEventKind.SMINFO_POLL && SmTransition.MASTER.equals(r.getSmState())) {
-        for (AlertTracker tracker : hung) {
-          if (matches(tracker.rule(), cluster)) {
-            tracker
-                .observe(hungObservation(tracker.rule(), subject, t, tr.state(), r, lineage))
-                .ifPresent(a -> forward(a, t));
-          }
+      SmSourceClocks after = before.observe(SmSourceClocks.sourceOf(r), t, sourceTimeoutMs);
+      long watermark = after.lowWatermark();
+      if (watermark > before.releasedTo()) {
+        for (BufferedSmEvent e : buffer.releaseUpTo(cluster, watermark)) {
+          advanceTo(cluster, e.time());
+          evaluate(e.record(), e.lineage());
         }
+        advanceTo(cluster, watermark);
+        after = after.releasedUpTo(watermark);
       }
-      for (AlertTracker tracker : unstable) {
-        if (matches(tracker.rule(), cluster)) {
-          tracker
-              .observe(unstableObservation(tracker.rule(), subject, t, tr.state(), lineage))
-              .ifPresent(a -> forward(a, t));
-        }
-      }
+      clocks.put(cluster, after);
     } catch (RuntimeException e) {
       // one bad record must not stop detection for the whole partition
       LOG.warn(
@@ -124,23 +126,68 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Al
     }
   }
 
-  private void punctuate(long streamTime) {
-    List<KeyValue<String, SmClusterState>> all = new ArrayList<>();
-    try (KeyValueIterator<String, SmClusterState> it = states.all()) {
-      it.forEachRemaining(all::add);
+  /** One record, in the cluster's event-time order: its state transition and observations. */
+  private void evaluate(SmSweep r, Lineage lineage) {
+    String cluster = r.getCluster();
+    SmClusterState before = states.get(cluster);
+    SmTransition tr =
+        SmTransition.apply(before == null ? SmClusterState.EMPTY : before, r, rules.keepSweepsMs());
+    states.put(cluster, tr.state());
+    long t = r.getTime().toEpochMilli();
+    AlertSubject subject = AlertSubject.cluster(cluster);
+    for (AlertTracker tracker : failover) {
+      if (matches(tracker.rule(), cluster)) {
+        failoverObservation(subject, t, before, tr, r, lineage)
+            .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, t)));
+      }
     }
-    for (KeyValue<String, SmClusterState> e : all) {
-      AlertSubject subject = AlertSubject.cluster(e.key);
-      for (AlertTracker tracker : absent) {
-        if (matches(tracker.rule(), e.key)) {
-          absentObservation(tracker.rule(), subject, streamTime, e.value, Lineage.NONE)
-              .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, streamTime)));
+    for (AlertTracker tracker : absent) {
+      if (matches(tracker.rule(), cluster)) {
+        absentObservation(tracker.rule(), subject, t, tr.state(), lineage)
+            .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, t)));
+      }
+    }
+    if (r.getEvent() == SmEventKind.SMINFO_POLL && SmTransition.MASTER.equals(r.getSmState())) {
+      for (AlertTracker tracker : hung) {
+        if (matches(tracker.rule(), cluster)) {
+          tracker
+              .observe(hungObservation(tracker.rule(), subject, t, tr.state(), r, lineage))
+              .ifPresent(a -> forward(a, t));
         }
       }
     }
+    for (AlertTracker tracker : unstable) {
+      if (matches(tracker.rule(), cluster)) {
+        tracker
+            .observe(unstableObservation(tracker.rule(), subject, t, tr.state(), lineage))
+            .ifPresent(a -> forward(a, t));
+      }
+    }
+  }
+
+  /**
+   * Event time of the cluster moves to {@code now} (the next record's time, or the watermark):
+   * SM_ABSENT is judged on the state so far (a master missing past the bound is noticed before the
+   * record that ends the gap), and the cluster's alerts clean for their hysteresis resolve. Only
+   * this cluster's alerts are judged: other clusters have their own watermark.
+   */
+  private void advanceTo(String cluster, long now) {
+    AlertSubject subject = AlertSubject.cluster(cluster);
+    SmClusterState s = states.get(cluster);
+    if (s != null) {
+      for (AlertTracker tracker : absent) {
+        if (matches(tracker.rule(), cluster)) {
+          absentObservation(tracker.rule(), subject, now, s, Lineage.NONE)
+              .ifPresent(o -> tracker.observe(o).ifPresent(a -> forward(a, now)));
+        }
+      }
+    }
+    String key = subject.key();
     for (List<AlertTracker> trackers : List.of(failover, absent, hung, unstable)) {
       for (AlertTracker tracker : trackers) {
-        tracker.punctuate(streamTime).forEach(a -> forward(a, streamTime));
+        tracker
+            .punctuate(subjectKey -> subjectKey.equals(key) ? now : NOT_DUE)
+            .forEach(a -> forward(a, now));
       }
     }
   }

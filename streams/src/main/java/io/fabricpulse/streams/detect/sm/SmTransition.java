@@ -23,6 +23,9 @@ import java.util.Map;
  *   <li>an sminfo poll that fails or answers another state, or the master host logging a non-MASTER
  *       state or {@code SM port is down}, is a miss: the start of a possible absence. A standby
  *       logging DISCOVERING/STANDBY is neither (it is not the master).
+ *   <li>a record older than the latest MASTER confirmation is stale evidence and never changes the
+ *       master or starts a miss (only its heavy sweep counts). In order this cannot happen; it
+ *       guards the records of a source that lagged past source_timeout ({@link SmSourceClocks}).
  * </ul>
  */
 record SmTransition(SmClusterState state, SmMaster failedOver, boolean confirmsMaster) {
@@ -46,8 +49,11 @@ record SmTransition(SmClusterState state, SmMaster failedOver, boolean confirmsM
     }
     SmMaster oldMaster = null;
     boolean confirms = false;
+    boolean stale = seenAt != SmClusterState.NONE && t < seenAt;
 
-    if (r.getSource() == SmSource.SMINFO) {
+    if (stale) {
+      // older than what we know of the master: it cannot say who the master is now
+    } else if (r.getSource() == SmSource.SMINFO) {
       boolean answeredMaster =
           r.getEvent() == SmEventKind.SMINFO_POLL && MASTER.equals(r.getSmState());
       if (answeredMaster) {

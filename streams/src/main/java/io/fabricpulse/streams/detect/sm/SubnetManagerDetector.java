@@ -23,14 +23,22 @@ import org.apache.kafka.streams.state.Stores;
  * The subnet-manager detectors (DOMAIN.md 2.5, 3.6): SM_FAILOVER, SM_ABSENT, SM_HUNG and
  * SM_UNSTABLE per cluster over fabric.raw.sm (OpenSM log lines and sminfo polls from every node).
  * The SM is a cluster-wide fact, so records are re-keyed by cluster and repartitioned; one task
- * then sees every poller and every OpenSM host of its cluster in event-time order.
+ * then sees every poller and every OpenSM host of its cluster, but not in event-time order (they
+ * come from different partitions): the records wait in sm-buffer until the cluster's low watermark
+ * over its SM sources (sm-clocks) passes them, and are judged in event-time order.
  *
  * <pre>
  * source-fabric-raw-sm -> sm-key-by-cluster -> repartition sm-by-cluster
- *   -> sm-detector [sm-state, sm-tracker] -> fabric.alerts, fabric.alerts.active
+ *   -> sm-detector [sm-buffer, sm-clocks, sm-state, sm-tracker] -> fabric.alerts, fabric.alerts.active
  * </pre>
  */
 public final class SubnetManagerDetector {
+
+  /** SM records waiting for the watermark, in event-time order ({@link SmEventBuffer}). */
+  public static final String BUFFER_STORE = "sm-buffer";
+
+  /** Per-cluster {@link SmSourceClocks}: each SM source's latest event time, the watermark. */
+  public static final String CLOCK_STORE = "sm-clocks";
 
   /** Per-cluster {@link SmClusterState} (key cluster). */
   public static final String STATE_STORE = "sm-state";
@@ -65,6 +73,16 @@ public final class SubnetManagerDetector {
     StreamsBuilder builder = inputs.builder();
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(BUFFER_STORE),
+            Serdes.String(),
+            new BufferedSmEventSerde(inputs.serdes().value(SmSweep.class))));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(CLOCK_STORE),
+            Serdes.String(),
+            new SmSourceClocksSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
             Stores.persistentKeyValueStore(STATE_STORE),
             Serdes.String(),
             new SmClusterStateSerde()));
@@ -84,6 +102,8 @@ public final class SubnetManagerDetector {
             .process(
                 () -> new SmDetectorProcessor(smRules),
                 Named.as(PROCESSOR),
+                BUFFER_STORE,
+                CLOCK_STORE,
                 STATE_STORE,
                 TRACKER_STORE);
     AlertSinks.addTo(alerts, "sm", inputs.topics(), inputs.serdes().alert());

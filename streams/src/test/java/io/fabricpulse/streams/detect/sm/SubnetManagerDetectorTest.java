@@ -151,7 +151,9 @@ class SubnetManagerDetectorTest {
       }
       d.pipe(sminfoFailed(35));
       d.pipe(logLine(parser, "sm02", 60, "0x80 -> Entering MASTER state"));
-      for (int s = 65; s <= 100; s += 5) {
+      // the poller goes on: the quiet log hosts stop holding the watermark once it is
+      // source_timeout (2m) ahead of them, and the buffered records are judged in order
+      for (int s = 65; s <= 200; s += 5) {
         d.pipe(sminfo(s, B, 7, 2000 + s));
       }
       List<Alert> fired = firing(d.readAlerts());
@@ -283,6 +285,7 @@ class SubnetManagerDetectorTest {
   void aRestartDoesNotReFireAFiringFailover(TestInfo info) {
     List<KeyValue<String, io.fabricpulse.streams.alerts.TrackerState>> trackers = new ArrayList<>();
     List<KeyValue<String, SmClusterState>> states = new ArrayList<>();
+    List<KeyValue<String, SmSourceClocks>> clocks = new ArrayList<>();
     Alert fired;
     try (RawDetectorDriver d1 = driver(info)) {
       d1.pipe(sminfo(0, A, 1, 10));
@@ -296,10 +299,14 @@ class SubnetManagerDetectorTest {
       states.addAll(
           d1.changelog(
               SubnetManagerDetector.STATE_STORE, new SmClusterStateSerde().deserializer()));
+      clocks.addAll(
+          d1.changelog(
+              SubnetManagerDetector.CLOCK_STORE, new SmSourceClocksSerde().deserializer()));
     }
     try (RawDetectorDriver d2 = driver(info)) {
       d2.restore(SubnetManagerDetector.TRACKER_STORE, trackers);
       d2.restore(SubnetManagerDetector.STATE_STORE, states);
+      d2.restore(SubnetManagerDetector.CLOCK_STORE, clocks);
       for (int s = 20; s <= 100; s += 10) {
         d2.pipe(sminfo(s, B, 7, 10 + s));
       }
@@ -340,6 +347,186 @@ class SubnetManagerDetectorTest {
     assertEquals(runs.get(0), runs.get(1));
   }
 
+  // ---- out-of-order arrival across the cluster's SM sources (gpu001's sminfo, sm01/sm02 logs)
+  // ----
+
+  private static final OpenSmLogParser UTC_LOG = new OpenSmLogParser(ZoneOffset.UTC);
+
+  /** A record and the second at which it reaches the SM detector's partition. */
+  private record Arrival(SmSweep record, int at) {}
+
+  /** sminfo failing on gpu001 at {@code second} (no SM answers during a handoff). */
+  private static SmSweep failedPoll(int second) {
+    return sminfoFailed(second);
+  }
+
+  /**
+   * One OpenSM failover as it happens [OSM-base]: sm01 is master from 0 s, sm02 standby; sm01 dies
+   * at 200 s; gpu001's sminfo polls (every 10 s) answer A until 200 s and fail from 210 s; sm02's
+   * four SMInfo polls of the master time out (210-240 s), then it logs DISCOVERING, a heavy sweep
+   * coming out of standby, MASTER and SUBNET UP at 241 s; sminfo answers B from 250 s to 500 s.
+   * Each record arrives at its own second, the poller's plus {@code pollerLag}.
+   */
+  private static List<Arrival> failoverStory(int pollerLag) {
+    List<Arrival> story = new ArrayList<>();
+    story.add(log("sm01", 0, "0x80 -> Entering MASTER state", 0));
+    story.add(log("sm01", 0, "0x02 -> SUBNET UP", 0));
+    story.add(log("sm02", 0, "0x80 -> Entering STANDBY state", 0));
+    for (int s = 0; s <= 500; s += 10) {
+      SmSweep poll = s <= 200 ? sminfo(s, A, 1, 5000 + s) : s < 250 ? failedPoll(s) : null;
+      if (poll == null) {
+        poll = sminfo(s, B, 7, 100 + s);
+      }
+      story.add(new Arrival(poll, s + pollerLag));
+    }
+    for (int s = 210; s <= 240; s += 10) {
+      story.add(
+          log(
+              "sm02",
+              s,
+              "0x01 -> sm_mad_ctrl_send_err_cb: ERR 3120: Timeout while getting attribute 0x20"
+                  + " (SMInfo); Possible mis-set mkey?",
+              0));
+    }
+    story.add(log("sm02", 241, "0x80 -> Entering DISCOVERING state", 0));
+    story.add(
+        log(
+            "sm02",
+            241,
+            "0x02 -> do_sweep: Entering heavy sweep with flags: force_heavy_sweep 0, coming out"
+                + " of standby 1, subnet initialization error 0, sm port change 0",
+            0));
+    story.add(log("sm02", 241, "0x80 -> Entering MASTER state", 0));
+    story.add(log("sm02", 241, "0x02 -> SUBNET UP", 0));
+    return story;
+  }
+
+  /** Each log line numbered as its host's collector numbers them (per host, increasing). */
+  private static final java.util.Map<String, Long> LOG_SEQ = new java.util.HashMap<>();
+
+  private static Arrival log(String host, int second, String text, int lag) {
+    SmSweep r = logLine(UTC_LOG, host, second, text);
+    r.setSeq(LOG_SEQ.merge(host, 1L, Long::sum));
+    return new Arrival(r, second + lag);
+  }
+
+  /** Pipes the records by arrival second; records arriving in the same second keep their order. */
+  private static List<Alert> replay(RawDetectorDriver d, List<Arrival> story) {
+    story.stream()
+        .sorted(java.util.Comparator.comparingInt(Arrival::at))
+        .forEach(a -> d.pipe(a.record()));
+    return d.readAlerts();
+  }
+
+  /** The alerts without their lineage (offsets depend on the arrival order, nothing else may). */
+  private static List<Alert> withoutLineage(List<Alert> alerts) {
+    return alerts.stream()
+        .map(
+            a ->
+                Alert.newBuilder(a)
+                    .setSourceTopic(null)
+                    .setSourcePartition(null)
+                    .setSourceOffset(null)
+                    .build())
+        .toList();
+  }
+
+  private static void assertOneFailoverFromSm01ToSm02(List<Alert> alerts) {
+    List<Alert> fired = firing(alerts);
+    assertEquals(1, fired.size(), fired.toString());
+    Alert failover = fired.get(0);
+    assertEquals(AlertKind.SM_FAILOVER, failover.getKind());
+    assertEquals(at(241), failover.getStartedAt());
+    assertEquals(A, failover.getEvidence().get("old_master_guid"));
+    assertEquals("sm01", failover.getEvidence().get("old_master_host"));
+    assertEquals("sm02", failover.getEvidence().get("new_master_host"));
+    assertEquals("41.0s", failover.getEvidence().get("handoff"));
+  }
+
+  @Test
+  void theStandbysMasterLogArrivingBeforeThePollsOfTheGapIsOneFailoverAndNoAbsence(TestInfo info) {
+    List<Arrival> story = new ArrayList<>();
+    for (Arrival a : failoverStory(0)) {
+      boolean pollOfTheGap = a.record().getSource() == SmSource.SMINFO && a.at() > 200;
+      // sm02's log (210-241 s) is all in before gpu001's polls from 210 s on
+      story.add(pollOfTheGap ? new Arrival(a.record(), a.at() + 45) : a);
+    }
+    try (RawDetectorDriver d = driver(info)) {
+      List<Alert> alerts = replay(d, story);
+      assertOneFailoverFromSm01ToSm02(alerts);
+      // B answering sminfo from 250 s on is the same failover, not a second one; it resolves 60 s
+      // after the first confirmation of the new master (its SUBNET UP at 241 s)
+      assertEquals(2, alerts.size(), alerts.toString());
+      assertEquals(AlertState.RESOLVED, alerts.get(1).getState());
+      assertEquals(at(241 + 60), alerts.get(1).getResolvedAt());
+    }
+  }
+
+  @Test
+  void aPollerLagging60sBehindTheOpenSmLogsIsOneFailoverAndNoAbsence(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      List<Alert> alerts = replay(d, failoverStory(60));
+      assertOneFailoverFromSm01ToSm02(alerts);
+      assertEquals(2, alerts.size(), alerts.toString());
+    }
+  }
+
+  @Test
+  void orderedAndSkewedArrivalGiveIdenticalSmAlerts(TestInfo info) {
+    List<Alert> ordered;
+    try (RawDetectorDriver d = driver(info, "-ordered")) {
+      ordered = withoutLineage(replay(d, failoverStory(0)));
+    }
+    assertOneFailoverFromSm01ToSm02(ordered);
+    for (int lag : new int[] {15, 45, 60, 90}) {
+      try (RawDetectorDriver d = driver(info, "-lag" + lag)) {
+        assertEquals(ordered, withoutLineage(replay(d, failoverStory(lag))), "poller lag " + lag);
+      }
+    }
+  }
+
+  /**
+   * sm01 dies at 200 s and sm02 never takes over (it keeps timing out on the master's SMInfo):
+   * every source goes on reporting, and no master for 2 minutes is SM_ABSENT, whether gpu001's
+   * polls arrive in time or 60 s late.
+   */
+  @Test
+  void noMasterFor2MinutesWithEverySourceReportingIsSmAbsent(TestInfo info) {
+    List<Alert> first = null;
+    for (int lag : new int[] {0, 60}) {
+      List<Arrival> story = new ArrayList<>();
+      story.add(log("sm01", 0, "0x80 -> Entering MASTER state", 0));
+      story.add(log("sm02", 0, "0x80 -> Entering STANDBY state", 0));
+      for (int s = 0; s <= 400; s += 10) {
+        story.add(new Arrival(s <= 200 ? sminfo(s, A, 1, 100 + s) : failedPoll(s), s + lag));
+        if (s > 200) {
+          story.add(
+              log(
+                  "sm02",
+                  s,
+                  "0x01 -> sm_mad_ctrl_send_err_cb: ERR 3120: Timeout while getting attribute"
+                      + " 0x20 (SMInfo); Possible mis-set mkey?",
+                  0));
+        }
+      }
+      try (RawDetectorDriver d = driver(info, "-lag" + lag)) {
+        List<Alert> alerts = withoutLineage(replay(d, story));
+        assertEquals(1, alerts.size(), alerts.toString());
+        Alert absent = alerts.get(0);
+        assertEquals(AlertKind.SM_ABSENT, absent.getKind());
+        assertEquals(AlertState.FIRING, absent.getState());
+        // first missed poll at 210 s, bound 40 s handoff + 10 s poll allowance
+        assertEquals(at(210).plusMillis(50_001), absent.getStartedAt());
+        assertEquals("guid " + A + " lid 1 on sm01", absent.getEvidence().get("last_master"));
+        if (first == null) {
+          first = alerts;
+        } else {
+          assertEquals(first, alerts);
+        }
+      }
+    }
+  }
+
   @Test
   void everyProcessorStoreAndInternalTopicHasAnExplicitName(TestInfo info) {
     try (RawDetectorDriver d = driver(info)) {
@@ -351,6 +538,8 @@ class SubnetManagerDetectorTest {
               SubnetManagerDetector.PROCESSOR,
               SubnetManagerDetector.STATE_STORE,
               SubnetManagerDetector.TRACKER_STORE,
+              SubnetManagerDetector.BUFFER_STORE,
+              SubnetManagerDetector.CLOCK_STORE,
               "sm-by-cluster-repartition",
               "sm-to-alerts",
               "sm-to-alerts-active")) {
