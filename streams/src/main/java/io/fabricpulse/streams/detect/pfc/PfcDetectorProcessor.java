@@ -30,11 +30,12 @@ import org.slf4j.LoggerFactory;
  * by {@link VictimHold}.
  *
  * <p>Progress: every {@link #PUNCTUATE_EVERY} of its stream time it also emits one {@link
- * StormPage#TICK} per cluster it serves (key cluster, null value, timestamp its stream time), so
- * the propagation stage, which merges the storms of several such tasks, knows how far this one has
- * got even while it has no storm to send ({@link UpstreamWatermark}). Storm records are never sent
- * with a timestamp below the last tick (an out-of-order sample's alert goes out at the tick's time;
- * its started_at is unchanged), so each task's records reach the repartition topic in time order.
+ * StormPage#TICK} per cluster it serves (key cluster, null value, timestamp its stream time less 1
+ * ms: every storm record before its stream time is sent, while samples of that very time may still
+ * follow), so the propagation stage, which merges the storms of several such tasks, knows how far
+ * this one has got even while it has no storm to send ({@link UpstreamWatermark}). A storm record
+ * is never sent at or below the last tick's time (an out-of-order sample's alert goes out just
+ * after it; its started_at is unchanged), so the task keeps that promise.
  */
 final class PfcDetectorProcessor implements Processor<String, CounterRates, String, Alert> {
 
