@@ -11,7 +11,6 @@ import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.alerts.TrackerState;
 import io.fabricpulse.streams.rules.Durations;
 import io.fabricpulse.streams.rules.Rule;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +19,6 @@ import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -34,16 +32,23 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>What the operator is paged with: every origin's PAUSE_STORM passes through at once (it names
  * the port to drain). A victim's FIRING arrives marked {@link StormPage#HOLD}: it counts towards
- * the incident at once but is not published. If an incident of its cluster is open, or opens,
- * before the port stage releases it ({@link StormPage#RELEASE}, {@code window} of event time after
- * it fired, see {@link VictimHold}), it is folded into the incident: neither its FIRING nor its
- * RESOLVED is ever published. Otherwise the release publishes the FIRING late, unchanged
- * (started_at is when the storm started), and its RESOLVED follows normally. So a storm spreading
- * to 40 nodes pages the origin and one incident; a storm on fewer than min_nodes nodes pages every
- * port, victims after the hold. The incident stays open while any storm of the cluster is FIRING
- * and resolves when the last one resolves plus the rule's hysteresis (stream time of this stage
- * advances only with storm alerts, so the default rule uses 0s: each storm already waited its own
- * hysteresis).
+ * the incident but is not published. If an incident of its cluster is open, or opens, before the
+ * port stage releases it ({@link StormPage#RELEASE}, {@code window} of event time after it fired,
+ * see {@link VictimHold}), it is folded into the incident: neither its FIRING nor its RESOLVED is
+ * ever published. Otherwise the release publishes the FIRING late, unchanged (started_at is when
+ * the storm started), and its RESOLVED follows normally. So a storm spreading to 40 nodes pages the
+ * origin and one incident; a storm on fewer than min_nodes nodes pages every port, victims after
+ * the hold. The incident stays open while any storm of the cluster is FIRING and resolves when the
+ * last one resolves plus the rule's hysteresis.
+ *
+ * <p>Event-time order: the storms of one cluster come from several port-stage tasks (one per
+ * fabric.rates partition) whose progress differs, so their records interleave here in no time order
+ * (a victim's release can arrive before the storm, from a slower task, that opens the incident
+ * folding it). Every storm record therefore waits in {@link PendingStorms} until the {@link
+ * UpstreamWatermark} (every task has sent all its records up to that time; tasks send progress
+ * ticks every second of their stream time) has passed it, and is then judged in event-time order:
+ * the same storms give the same pages whatever the arrival order. Only an origin's FIRING, which
+ * nothing can fold, is published on arrival.
  */
 final class PausePropagationProcessor implements Processor<String, Alert, String, Alert> {
 
@@ -61,6 +66,8 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
   }
 
   private KeyValueStore<String, String> victimPages;
+  private PendingStorms pending;
+  private UpstreamWatermark watermark;
   private ProcessorContext<String, Alert> context;
   private long keepResolvedMs;
 
@@ -73,25 +80,59 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
     this.context = context;
     this.storms = context.getStateStore(PauseStormDetector.PROPAGATION_STORMS_STORE);
     this.victimPages = context.getStateStore(PauseStormDetector.PROPAGATION_VICTIMS_STORE);
+    this.pending =
+        new PendingStorms(context.getStateStore(PauseStormDetector.PROPAGATION_PENDING_STORE));
+    this.watermark =
+        new UpstreamWatermark(context.getStateStore(PauseStormDetector.PROPAGATION_PROGRESS_STORE));
     KeyValueStore<String, TrackerState> trackerStore =
         context.getStateStore(PauseStormDetector.PROPAGATION_TRACKER_STORE);
     for (Rule rule : rules) {
       trackers.add(new AlertTracker(rule, FiringPolicy.IMMEDIATE, trackerStore));
       keepResolvedMs = Math.max(keepResolvedMs, rule.thresholds().duration("window").toMillis());
     }
-    context.schedule(Duration.ofSeconds(1), PunctuationType.STREAM_TIME, this::punctuate);
   }
 
   @Override
   public void process(Record<String, Alert> record) {
+    StormPage page = StormPage.of(record.headers());
+    String source = StormPage.sourceOf(record.headers());
+    long time = record.timestamp();
     Alert storm = record.value();
-    if (storm == null) {
+    if (page == StormPage.TICK) {
+      watermark.advance(source, time); // the source has sent everything up to time
+    } else if (storm != null) {
+      // more records of this very time may follow from the same source
+      watermark.advance(source, time - 1);
+      if (page == StormPage.PAGE && storm.getState() == AlertState.FIRING) {
+        forward(storm, time); // an origin pages at once: no incident can fold it
+      }
+      pending.add(time, source, Lineage.of(context), page, storm);
+    }
+    judgeUpTo(watermark.value());
+  }
+
+  /**
+   * Judges, in event-time order, every pending storm record no source can still precede, then
+   * resolves incidents clean for their hysteresis by then.
+   */
+  private void judgeUpTo(long watermark) {
+    if (watermark == UpstreamWatermark.NONE) {
       return;
     }
+    for (PendingStorms.Pending p : pending.upTo(watermark)) {
+      resolveIncidents(p.time() - 1);
+      judge(p);
+      pending.done(p);
+    }
+    resolveIncidents(watermark);
+  }
+
+  private void judge(PendingStorms.Pending p) {
+    Alert storm = p.alert();
     String cluster = storm.getCluster();
     String key = cluster + "|" + storm.getAlertId();
-    long now = record.timestamp();
-    StormPage page = StormPage.of(record.headers());
+    long now = p.time();
+    StormPage page = p.page();
     if (page == StormPage.RELEASE) {
       release(key, storm, now); // counted when it arrived held: nothing to re-evaluate
       return;
@@ -100,21 +141,17 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
       victimPages.put(key, Victim.HELD.name());
     }
     storms.put(key, storm);
-    List<Alert> incidents = evaluate(cluster, now, Lineage.of(context));
+    List<Alert> incidents = evaluate(cluster, now, p.lineage());
     if (openIncident(cluster).isPresent()) {
       foldHeldVictims(cluster);
     }
-    if (storm.getState() == AlertState.FIRING) {
-      if (page != StormPage.HOLD) {
-        forward(storm, now);
-      }
-    } else {
+    if (storm.getState() == AlertState.RESOLVED) {
       String was = victimPages.get(key);
       victimPages.delete(key);
       if (was == null || Victim.PUBLISHED.name().equals(was)) {
         forward(storm, now); // an origin's, or a victim's whose FIRING was published
       }
-    }
+    } // a FIRING: an origin's went out on arrival, a victim's waits for its RELEASE
     incidents.forEach(a -> forward(a, now));
   }
 
@@ -250,11 +287,12 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
     return Optional.empty();
   }
 
-  private void punctuate(long streamTime) {
+  /** Incidents clean for their hysteresis at {@code now} resolve, at their resolved_at. */
+  private void resolveIncidents(long now) {
     for (AlertTracker t : trackers) {
-      List<Alert> resolved = t.punctuate(streamTime);
+      List<Alert> resolved = t.punctuate(now);
       forgetStormsOfResolvedIncidents(resolved);
-      resolved.forEach(a -> forward(a, streamTime));
+      resolved.forEach(a -> forward(a, a.getResolvedAt().toEpochMilli()));
     }
   }
 

@@ -34,8 +34,10 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * source-fabric-rates -> pfc-rates-only -> pfc-port-detector [pfc-pause-storm-tracker, -held]
- *   -> pfc-storm-alerts -> pfc-storms-key-by-cluster -> repartition pfc-storms-by-cluster
- *        -> pfc-pause-propagation [pfc-pause-propagation-storms, -tracker, -victims]
+ *   -> pfc-storm-alerts (and progress ticks) -> pfc-storms-key-by-cluster
+ *        -> repartition pfc-storms-by-cluster
+ *        -> pfc-pause-propagation [pfc-pause-propagation-storms, -tracker, -victims, -pending,
+ *                                  -progress]
  *   -> pfc-other-alerts
  *   both -> pfc-alerts-merge -> fabric.alerts, fabric.alerts.active
  * </pre>
@@ -57,8 +59,27 @@ public final class PauseStormDetector {
   /** Victim storms (key cluster|alert_id): HELD, FOLDED into an incident, or PUBLISHED. */
   public static final String PROPAGATION_VICTIMS_STORE = "pfc-pause-propagation-victims";
 
+  /**
+   * Storm records waiting until every port-stage task has passed their time (key {@code <event
+   * time>|<source>|<offset>|<page>}), so they are judged in event-time order ({@link
+   * UpstreamWatermark}).
+   */
+  public static final String PROPAGATION_PENDING_STORE = "pfc-pause-propagation-pending";
+
+  /** The latest time each port-stage task reported to the propagation stage (key source). */
+  public static final String PROPAGATION_PROGRESS_STORE = "pfc-pause-propagation-progress";
+
   /** Repartition (internal topic {@code <application.id>-pfc-storms-by-cluster-repartition}). */
   public static final String STORMS_BY_CLUSTER = "pfc-storms-by-cluster";
+
+  /** Every store of the propagation stage. */
+  static final String[] PROPAGATION_STORE_NAMES = {
+    PROPAGATION_STORMS_STORE,
+    PROPAGATION_TRACKER_STORE,
+    PROPAGATION_VICTIMS_STORE,
+    PROPAGATION_PENDING_STORE,
+    PROPAGATION_PROGRESS_STORE
+  };
 
   public static final String PORT_PROCESSOR = "pfc-port-detector";
   public static final String PROPAGATION_PROCESSOR = "pfc-pause-propagation";
@@ -104,19 +125,7 @@ public final class PauseStormDetector {
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
             Stores.persistentKeyValueStore(HELD_STORMS_STORE), Serdes.String(), alertSerde));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_STORMS_STORE), Serdes.String(), alertSerde));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_VICTIMS_STORE),
-            Serdes.String(),
-            Serdes.String()));
+    addPropagationStores(builder, alertSerde);
 
     List<PauseStormCheck> stormChecks =
         rules.enabledFor(Detector.PAUSE_STORM).stream().map(PauseStormCheck::new).toList();
@@ -136,27 +145,56 @@ public final class PauseStormDetector {
             Named.as(PORT_PROCESSOR),
             TRACKER_STORE,
             HELD_STORMS_STORE);
+    // a null value is a progress tick (StormPage.TICK), keyed by its cluster already
     KStream<String, Alert> stormAlerts =
         portAlerts.filter(
-            (id, a) -> a.getKind() == AlertKind.PAUSE_STORM, Named.as("pfc-storm-alerts"));
+            (id, a) -> a == null || a.getKind() == AlertKind.PAUSE_STORM,
+            Named.as("pfc-storm-alerts"));
     KStream<String, Alert> otherAlerts =
-        portAlerts.filterNot(
-            (id, a) -> a.getKind() == AlertKind.PAUSE_STORM, Named.as("pfc-other-alerts"));
+        portAlerts.filter(
+            (id, a) -> a != null && a.getKind() != AlertKind.PAUSE_STORM,
+            Named.as("pfc-other-alerts"));
     KStream<String, Alert> clusterAlerts =
         stormAlerts
-            .selectKey((id, a) -> a.getCluster(), Named.as("pfc-storms-key-by-cluster"))
+            .selectKey(
+                (key, a) -> a == null ? key : a.getCluster(), Named.as("pfc-storms-key-by-cluster"))
             .repartition(
                 Repartitioned.with(Serdes.String(), alertSerde).withName(STORMS_BY_CLUSTER))
             .process(
                 () -> new PausePropagationProcessor(propagationRules),
                 Named.as(PROPAGATION_PROCESSOR),
-                PROPAGATION_STORMS_STORE,
-                PROPAGATION_TRACKER_STORE,
-                PROPAGATION_VICTIMS_STORE);
+                PROPAGATION_STORE_NAMES);
     AlertSinks.addTo(
         otherAlerts.merge(clusterAlerts, Named.as("pfc-alerts-merge")),
         "pfc",
         inputs.topics(),
         alertSerde);
+  }
+
+  /** The propagation stage's stores ({@link #PROPAGATION_STORE_NAMES}). */
+  static void addPropagationStores(StreamsBuilder builder, Serde<Alert> alertSerde) {
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PROPAGATION_STORMS_STORE), Serdes.String(), alertSerde));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PROPAGATION_TRACKER_STORE),
+            Serdes.String(),
+            new TrackerStateSerde()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PROPAGATION_VICTIMS_STORE),
+            Serdes.String(),
+            Serdes.String()));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PROPAGATION_PENDING_STORE),
+            Serdes.String(),
+            alertSerde));
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(PROPAGATION_PROGRESS_STORE),
+            Serdes.String(),
+            Serdes.Long()));
   }
 }

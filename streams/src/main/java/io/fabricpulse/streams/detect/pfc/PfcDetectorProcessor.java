@@ -1,6 +1,7 @@
 package io.fabricpulse.streams.detect.pfc;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.streams.alerts.AlertTracker;
@@ -11,6 +12,8 @@ import io.fabricpulse.streams.rules.Rule;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -23,7 +26,16 @@ import org.slf4j.LoggerFactory;
 /**
  * Per-port PFC detection over fabric.rates (source PFC): pause_storm and pfc_misconfig rules, each
  * with an {@link AlertTracker} on the shared tracker store. Emits alerts keyed by alert_id; storm
- * alerts carry their {@link StormPage} header, victims' FIRINGs being held by {@link VictimHold}.
+ * alerts carry their {@link StormPage} and this task's source headers, victims' FIRINGs being held
+ * by {@link VictimHold}.
+ *
+ * <p>Progress: every {@link #PUNCTUATE_EVERY} of its stream time it also emits one {@link
+ * StormPage#TICK} per cluster it serves (key cluster, null value, timestamp its stream time less 1
+ * ms: every storm record before its stream time is sent, while samples of that very time may still
+ * follow), so the propagation stage, which merges the storms of several such tasks, knows how far
+ * this one has got even while it has no storm to send ({@link UpstreamWatermark}). A storm record
+ * is never sent at or below the last tick's time (an out-of-order sample's alert goes out just
+ * after it; its started_at is unchanged), so the task keeps that promise.
  */
 final class PfcDetectorProcessor implements Processor<String, CounterRates, String, Alert> {
 
@@ -40,6 +52,9 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
   private final List<Checked> checked = new ArrayList<>();
   private VictimHold hold;
   private ProcessorContext<String, Alert> context;
+  private String source;
+  private final Set<String> clusters = new TreeSet<>();
+  private long lastTick = Long.MIN_VALUE;
 
   PfcDetectorProcessor(
       List<PauseStormCheck> stormChecks,
@@ -53,6 +68,7 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
   @Override
   public void init(ProcessorContext<String, Alert> context) {
     this.context = context;
+    this.source = "fabric.rates-" + context.taskId().partition();
     KeyValueStore<String, TrackerState> store =
         context.getStateStore(PauseStormDetector.TRACKER_STORE);
     for (PauseStormCheck c : stormChecks) {
@@ -73,6 +89,7 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
     if (rates == null || rates.getSource() != RateSource.PFC) {
       return;
     }
+    clusters.add(rates.getCluster());
     Lineage lineage = Lineage.of(context);
     try {
       PfcSample sample = new PfcSample(rates);
@@ -98,6 +115,13 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
       c.tracker().punctuate(streamTime).forEach(a -> forward(a, streamTime));
     }
     hold.releaseDue(streamTime).forEach(this::forward);
+    // more samples of this very time may follow (other nodes of the partition): only the time
+    // before it is complete
+    long complete = streamTime - 1;
+    for (String cluster : clusters) {
+      context.forward(new Record<>(cluster, null, complete, StormPage.TICK.headers(source)));
+    }
+    lastTick = Math.max(lastTick, complete);
   }
 
   private void forward(Alert alert, long timestamp) {
@@ -106,6 +130,11 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
 
   private void forward(VictimHold.Handoff h) {
     Alert a = h.alert();
-    context.forward(new Record<>(a.getAlertId(), a, h.timestamp(), h.page().headers()));
+    if (a.getKind() != AlertKind.PAUSE_STORM) {
+      context.forward(new Record<>(a.getAlertId(), a, h.timestamp(), h.page().headers()));
+      return;
+    }
+    long timestamp = Math.max(h.timestamp(), lastTick + 1);
+    context.forward(new Record<>(a.getAlertId(), a, timestamp, h.page().headers(source)));
   }
 }

@@ -310,10 +310,11 @@ class PauseStormDetectorTest {
   @Test
   void aSingleVictimIsPagedAfterTheHoldWithItsOriginalStartedAt(TestInfo info) {
     try (PfcDriver d = driver(info)) {
-      gpu017Story(d, 0, 31);
+      gpu017Story(d, 0, 32);
       assertTrue(d.alerts.isEmpty(), "held: fired at 2 s, due at 32 s");
       assertTrue(d.active.isEmpty());
-      gpu017Story(d, 32, 32);
+      // judged once 32 s is complete (the sample at 33 s says no more sample of 32 s will come)
+      gpu017Story(d, 33, 33);
       List<TestRecord<String, Alert>> records = d.readAlertRecords();
       assertEquals(1, records.size(), records.toString());
       Alert firing = records.get(0).value();
@@ -545,6 +546,8 @@ class PauseStormDetectorTest {
               PauseStormDetector.PROPAGATION_TRACKER_STORE,
               PauseStormDetector.PROPAGATION_VICTIMS_STORE,
               PauseStormDetector.HELD_STORMS_STORE,
+              PauseStormDetector.PROPAGATION_PENDING_STORE,
+              PauseStormDetector.PROPAGATION_PROGRESS_STORE,
               "pfc-storms-by-cluster-repartition",
               "pfc-to-alerts",
               "pfc-to-alerts-active")) {

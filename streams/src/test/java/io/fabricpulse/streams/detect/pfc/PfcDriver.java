@@ -118,6 +118,12 @@ final class PfcDriver implements AutoCloseable {
     out.put(
         PauseStormDetector.PROPAGATION_VICTIMS_STORE,
         untyped(changelog(PauseStormDetector.PROPAGATION_VICTIMS_STORE, strings())));
+    out.put(
+        PauseStormDetector.PROPAGATION_PENDING_STORE,
+        untyped(changelog(PauseStormDetector.PROPAGATION_PENDING_STORE, alerts)));
+    out.put(
+        PauseStormDetector.PROPAGATION_PROGRESS_STORE,
+        untyped(changelog(PauseStormDetector.PROPAGATION_PROGRESS_STORE, longs())));
     return out;
   }
 
@@ -146,6 +152,10 @@ final class PfcDriver implements AutoCloseable {
         kv.put(r.key, r.value);
       }
     }
+  }
+
+  Deserializer<Long> longs() {
+    return Serdes.Long().deserializer();
   }
 
   Deserializer<String> strings() {

@@ -1,0 +1,94 @@
+package io.fabricpulse.app.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabricpulse.app.run.EmbeddedPipeline;
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.collectors.sim.DemoFaults;
+import io.fabricpulse.collectors.sim.FabricSimulator;
+import io.fabricpulse.collectors.sim.FaultKind;
+import io.fabricpulse.collectors.sim.InjectedFault;
+import io.fabricpulse.collectors.sim.SimulatorConfig;
+import io.fabricpulse.streams.FabricTopology;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole product on real parts, as {@code ./fabricpulse demo} runs it: the node agents of a
+ * simulated 16-node cluster with one fault of every kind publish to a real KRaft broker, the
+ * streams application runs the rate stage and every detector, and the sink writes to QuestDB. Every
+ * fault must raise exactly one alert of its kind on its subject, clears and reboots none, and
+ * nothing else may fire.
+ */
+class DetectionExactnessIT {
+  private static final Duration FAULT_WINDOW = Duration.ofMinutes(12);
+  private static final Duration RUN = FAULT_WINDOW.plusMinutes(3);
+
+  @Test
+  void everyInjectedFaultRaisesExactlyOneAlertAndNothingElseFires(@TempDir Path dir)
+      throws Exception {
+    Instant start =
+        Instant.now()
+            .minus(RUN)
+            .minusSeconds(60)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    try (EmbeddedPipeline pipeline =
+        EmbeddedPipeline.start(
+            new EmbeddedPipeline.Options(dir, "mock://detection-exactness-it", 3, null, null),
+            line -> {})) {
+      FabricSimulator sim =
+          new FabricSimulator(SimulatorConfig.infiniband("demo", DemoFaults.MIN_NODES, 42, start));
+      List<InjectedFault> faults = DemoFaults.scheduleAll(sim, start.plusSeconds(5), FAULT_WINDOW);
+      assertEquals(
+          Arrays.stream(FaultKind.values()).collect(Collectors.toSet()),
+          faults.stream().map(InjectedFault::kind).collect(Collectors.toSet()),
+          "one fault of every kind");
+      DemoWatcher watcher =
+          new DemoWatcher(
+              pipeline.consumerConfig(PipelineDrain.CONSOLE_GROUP),
+              pipeline.topics().rates().name(),
+              pipeline.topics().alerts().name(),
+              alert -> {});
+      Thread watcherThread = new Thread(watcher, "exactness-watcher");
+      watcherThread.start();
+      try (SimulatedFleet fleet =
+          new SimulatedFleet(sim, pipeline.producerConfig(), pipeline.topics())) {
+        for (long s = 0; s <= RUN.toSeconds(); s++) {
+          fleet.collect(start.plusSeconds(s));
+        }
+        fleet.flush();
+        assertEquals(0, fleet.malformed() + fleet.failures() + fleet.lost());
+      }
+      assertEquals(List.of(), PipelineDrain.await(pipeline, watcher, Duration.ofMinutes(5)));
+      watcher.close();
+      watcherThread.join(10_000);
+
+      List<Alert> alerts = watcher.alerts();
+      // Every alert as JSON lines beside the surefire reports, for reading a failure.
+      java.nio.file.Files.write(
+          Path.of("target", "detection-exactness-alerts.jsonl"),
+          alerts.stream().map(io.fabricpulse.schemas.json.JsonRecords::toJson).toList());
+      Set<io.fabricpulse.avro.AlertKind> detectable = FabricTopology.detectedKinds();
+      DetectionReport report = DetectionReport.compare(faults, alerts, detectable);
+      String story =
+          String.join("\n", report.detected())
+              + "\nMISSED:\n"
+              + String.join("\n", report.missed())
+              + "\nUNEXPECTED:\n"
+              + String.join("\n", report.unexpected());
+      assertEquals(List.of(), report.notCovered(), "every fault kind has a detector");
+      assertEquals(List.of(), report.missed(), story);
+      assertEquals(List.of(), report.unexpected(), story);
+      assertTrue(report.exact(), story);
+      assertEquals(0, pipeline.sink().metrics().writeFailures());
+    }
+  }
+}
