@@ -24,7 +24,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *   <li>RESOLVED once the condition has been clean for the rule's hysteresis, measured from the
  *       first clean observation; checked on each observation and by {@link #punctuate} with stream
  *       time. {@code resolved_at} is always first-clean + hysteresis, so the result does not depend
- *       on which of the two noticed it.
+ *       on which of the two noticed it. Observations of one subject may arrive out of order
+ *       (several sources of one port): a clean one older than the last holding one is ignored, and
+ *       a holding one older than the start of the clean period does not restart it, so an alert
+ *       never resolves before it started and never flaps on arrival order.
  * </ul>
  *
  * State lives in the given store (persistent and changelogged in production) under {@code <rule
@@ -63,6 +66,11 @@ public final class AlertTracker {
     }
     if (!s.isFiring()) {
       store.delete(key); // the run of consecutive holding samples is broken
+      return Optional.empty();
+    }
+    if (o.eventTime() <= s.lastHitAt()) {
+      // Out of order (e.g. another source of the same port, processed late): a clean sample from
+      // before the last holding one says nothing about whether the condition has ended.
       return Optional.empty();
     }
     long cleanSince = s.cleanSince() == TrackerState.NOT_CLEAN ? o.eventTime() : s.cleanSince();
@@ -120,11 +128,22 @@ public final class AlertTracker {
 
   private Optional<Alert> onHolds(String key, TrackerState s, Observation o) {
     if (s != null && s.isFiring()) {
-      if (s.cleanSince() != TrackerState.NOT_CLEAN || s.lastHitAt() != o.eventTime()) {
+      if (s.cleanSince() != TrackerState.NOT_CLEAN && o.eventTime() < s.cleanSince()) {
+        // A late holding sample from before the clean period began does not end that period.
+        if (o.eventTime() > s.lastHitAt()) {
+          store.put(
+              key,
+              new TrackerState(
+                  s.hits(), s.firstHitAt(), o.eventTime(), s.cleanSince(), s.firing()));
+        }
+        return Optional.empty();
+      }
+      long lastHit = Math.max(s.lastHitAt(), o.eventTime());
+      if (s.cleanSince() != TrackerState.NOT_CLEAN || s.lastHitAt() != lastHit) {
         store.put(
             key,
             new TrackerState(
-                s.hits(), s.firstHitAt(), o.eventTime(), TrackerState.NOT_CLEAN, s.firing()));
+                s.hits(), s.firstHitAt(), lastHit, TrackerState.NOT_CLEAN, s.firing()));
       }
       return Optional.empty();
     }
