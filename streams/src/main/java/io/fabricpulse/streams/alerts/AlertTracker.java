@@ -68,7 +68,7 @@ public final class AlertTracker {
       store.delete(key); // the run of consecutive holding samples is broken
       return Optional.empty();
     }
-    if (o.eventTime() <= s.lastHitAt()) {
+    if (o.eventTime() < s.lastHitAt()) {
       // Out of order (e.g. another source of the same port, processed late): a clean sample from
       // before the last holding one says nothing about whether the condition has ended.
       return Optional.empty();
