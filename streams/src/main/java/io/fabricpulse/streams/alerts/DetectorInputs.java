@@ -6,10 +6,12 @@ import io.fabricpulse.schemas.topics.TopicSpec;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * The input streams of the detectors in one {@link StreamsBuilder}. Kafka Streams allows one source
@@ -39,6 +41,16 @@ public final class DetectorInputs {
 
   public DetectorSerdes serdes() {
     return serdes;
+  }
+
+  /**
+   * Registers a persistent, changelogged key-value store with String keys (every detector store is
+   * one), named {@code name} so its changelog name is stable.
+   */
+  public <V> void addStore(String name, Serde<V> valueSerde) {
+    builder.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde));
   }
 
   /**

@@ -22,7 +22,6 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The ECN and lossless-health detectors on RoCE ports (issue 4 detector 6; DOMAIN.md 3.2 P5-P6,
@@ -101,29 +100,11 @@ public final class LosslessHealthDetector {
     StreamsBuilder builder = inputs.builder();
     Serde<Alert> alertSerde = inputs.serdes().alert();
     Serde<CounterRates> ratesSerde = inputs.serdes().rates();
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(WINDOW_STORE),
-            Serdes.String(),
-            new EcnWindow.EcnWindowSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(NODE_CLOCK_STORE), Serdes.String(), Serdes.Long()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(MTU_PORTS_STORE),
-            Serdes.String(),
-            new PortMtu.PortMtuSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(MTU_TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
+    inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
+    inputs.addStore(WINDOW_STORE, new EcnWindow.EcnWindowSerde());
+    inputs.addStore(NODE_CLOCK_STORE, Serdes.Long());
+    inputs.addStore(MTU_PORTS_STORE, new PortMtu.PortMtuSerde());
+    inputs.addStore(MTU_TRACKER_STORE, new TrackerStateSerde());
 
     List<PortCheck> checks = new ArrayList<>();
     rules.enabledFor(Detector.ECN_MISCONFIG).forEach(r -> checks.add(new EcnMisconfigCheck(r)));

@@ -18,7 +18,6 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The GPU detectors (DOMAIN.md 2.6-2.8, 3.5): gpu_ecc (GPU_ECC_UNCORRECTABLE,
@@ -76,20 +75,10 @@ public final class GpuHealthDetector {
   /** Adds the GPU detectors to the inputs' builder; alerts go to both alert topics. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
     StreamsBuilder builder = inputs.builder();
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.String(), new GpuHistorySerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PCI_STORE), Serdes.String(), Serdes.String()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(XID_COUNT_STORE), Serdes.String(), Serdes.String()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
+    inputs.addStore(HISTORY_STORE, new GpuHistorySerde());
+    inputs.addStore(PCI_STORE, Serdes.String());
+    inputs.addStore(XID_COUNT_STORE, Serdes.String());
+    inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     GpuRules gpuRules = GpuRules.from(rules);
     KStream<String, SpecificRecord> samples =
         inputs.stream(inputs.topics().gpu(), GpuEcc.class)

@@ -19,7 +19,6 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The link detectors (DOMAIN.md 3.3 and 3.4): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and PHY_ERRORS
@@ -86,23 +85,11 @@ public final class LinkHealthDetector {
   /** Adds the link detectors to the inputs' builder; alerts go to both alert topics. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
     StreamsBuilder builder = inputs.builder();
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PORT_STORE), Serdes.String(), new PortLinkStateSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(DOWN_PORTS_STORE), Serdes.String(), Serdes.Long()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(NETDEV_STORE), Serdes.String(), Serdes.String()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(NODE_CLOCK_STORE), Serdes.String(), Serdes.Long()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
+    inputs.addStore(PORT_STORE, new PortLinkStateSerde());
+    inputs.addStore(DOWN_PORTS_STORE, Serdes.Long());
+    inputs.addStore(NETDEV_STORE, Serdes.String());
+    inputs.addStore(NODE_CLOCK_STORE, Serdes.Long());
+    inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
 
     List<FlapCheck> flaps =
         rules.enabledFor(Detector.LINK_FLAP).stream().map(FlapCheck::new).toList();

@@ -22,7 +22,6 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The NCCL transport detectors (DOMAIN.md 3.7 G1, G2; issue 4 detector 3): GDR_FALLBACK,
@@ -96,23 +95,11 @@ public final class NcclTransportDetector {
     StreamsBuilder builder = inputs.builder();
     FabricTopics topics = inputs.topics();
     DetectorSerdes serdes = inputs.serdes();
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(VERDICT_STORE), Serdes.String(), VerdictSerde.serde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(NODE_PORTS_STORE), Serdes.String(), NodePorts.serde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PORT_STATE_STORE), Serdes.String(), Serdes.String()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(JOB_INCIDENT_STORE), Serdes.String(), serdes.alert()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
+    inputs.addStore(VERDICT_STORE, VerdictSerde.serde());
+    inputs.addStore(NODE_PORTS_STORE, NodePorts.serde());
+    inputs.addStore(PORT_STATE_STORE, Serdes.String());
+    inputs.addStore(JOB_INCIDENT_STORE, serdes.alert());
+    inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     int partitions = topics.nccl().partitions();
 
     KStream<String, SpecificRecord> logs =

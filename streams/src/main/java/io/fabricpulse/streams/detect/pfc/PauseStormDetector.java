@@ -117,14 +117,8 @@ public final class PauseStormDetector {
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
     StreamsBuilder builder = inputs.builder();
     Serde<Alert> alertSerde = inputs.serdes().alert();
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(HELD_STORMS_STORE), Serdes.String(), alertSerde));
+    inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
+    inputs.addStore(HELD_STORMS_STORE, alertSerde);
     addPropagationStores(builder, alertSerde);
 
     List<PauseStormCheck> stormChecks =
@@ -173,28 +167,16 @@ public final class PauseStormDetector {
 
   /** The propagation stage's stores ({@link #PROPAGATION_STORE_NAMES}). */
   static void addPropagationStores(StreamsBuilder builder, Serde<Alert> alertSerde) {
+    addStore(builder, PROPAGATION_STORMS_STORE, alertSerde);
+    addStore(builder, PROPAGATION_TRACKER_STORE, new TrackerStateSerde());
+    addStore(builder, PROPAGATION_VICTIMS_STORE, Serdes.String());
+    addStore(builder, PROPAGATION_PENDING_STORE, alertSerde);
+    addStore(builder, PROPAGATION_PROGRESS_STORE, Serdes.Long());
+  }
+
+  private static <V> void addStore(StreamsBuilder builder, String name, Serde<V> valueSerde) {
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_STORMS_STORE), Serdes.String(), alertSerde));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_VICTIMS_STORE),
-            Serdes.String(),
-            Serdes.String()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_PENDING_STORE),
-            Serdes.String(),
-            alertSerde));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(PROPAGATION_PROGRESS_STORE),
-            Serdes.String(),
-            Serdes.Long()));
+            Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde));
   }
 }

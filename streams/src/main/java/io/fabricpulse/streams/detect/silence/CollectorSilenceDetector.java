@@ -11,12 +11,10 @@ import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Collector silence (issue 4 detector 7): COLLECTOR_SILENT for a node that stopped reporting, so a
@@ -75,16 +73,8 @@ public final class CollectorSilenceDetector {
 
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
     StreamsBuilder builder = inputs.builder();
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(NODES_STORE),
-            Serdes.String(),
-            new NodeActivity.NodeActivitySerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
+    inputs.addStore(NODES_STORE, new NodeActivity.NodeActivitySerde());
+    inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     var silenceRules = rules.enabledFor(Detector.COLLECTOR_SILENT);
     KStream<String, Alert> alerts =
         inputs

@@ -17,7 +17,6 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The subnet-manager detectors (DOMAIN.md 2.5, 3.6): SM_FAILOVER, SM_ABSENT, SM_HUNG and
@@ -71,26 +70,10 @@ public final class SubnetManagerDetector {
   /** Adds the SM detectors to the inputs' builder; alerts go to both alert topics. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
     StreamsBuilder builder = inputs.builder();
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(BUFFER_STORE),
-            Serdes.String(),
-            new BufferedSmEventSerde(inputs.serdes().value(SmSweep.class))));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(CLOCK_STORE),
-            Serdes.String(),
-            new SmSourceClocksSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(STATE_STORE),
-            Serdes.String(),
-            new SmClusterStateSerde()));
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(TRACKER_STORE),
-            Serdes.String(),
-            new TrackerStateSerde()));
+    inputs.addStore(BUFFER_STORE, new BufferedSmEventSerde(inputs.serdes().value(SmSweep.class)));
+    inputs.addStore(CLOCK_STORE, new SmSourceClocksSerde());
+    inputs.addStore(STATE_STORE, new SmClusterStateSerde());
+    inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     SmRules smRules = SmRules.from(rules);
     KStream<String, SmSweep> sm = inputs.stream(inputs.topics().sm(), SmSweep.class);
     KStream<String, Alert> alerts =
