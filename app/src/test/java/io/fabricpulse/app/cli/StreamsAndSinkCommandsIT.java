@@ -40,71 +40,99 @@ class StreamsAndSinkCommandsIT {
         EmbeddedQuestDb store = EmbeddedQuestDb.start(dir.resolve("questdb"))) {
       String registry = "mock://streams-sink-commands-it";
       StreamsCommand streams = new StreamsCommand();
-      CompletableFuture<Integer> streamsExit =
-          run(
-              streams,
-              "--bootstrap-servers",
-              broker.bootstrapServers(),
-              "--schema-registry-url",
-              registry,
-              "--replication-factor",
-              "1",
-              "--partitions",
-              "2",
-              "--guarantee",
-              "AT_LEAST_ONCE",
-              "--state-dir",
-              dir.resolve("streams").toString());
+      StringWriter streamsOut = new StringWriter();
       SinkCommand.Influx sink = new SinkCommand.Influx();
-      CompletableFuture<Integer> sinkExit =
-          run(
-              sink,
-              "--bootstrap-servers",
-              broker.bootstrapServers(),
-              "--schema-registry-url",
-              registry,
-              "--influx-url",
-              store.url());
+      CompletableFuture<Integer> streamsExit = null;
+      CompletableFuture<Integer> sinkExit = null;
+      try {
+        streamsExit =
+            run(
+                streams,
+                streamsOut,
+                "--bootstrap-servers",
+                broker.bootstrapServers(),
+                "--schema-registry-url",
+                registry,
+                "--replication-factor",
+                "1",
+                "--partitions",
+                "2",
+                "--guarantee",
+                "AT_LEAST_ONCE",
+                "--state-dir",
+                dir.resolve("streams").toString());
+        sinkExit =
+            run(
+                sink,
+                new StringWriter(),
+                "--bootstrap-servers",
+                broker.bootstrapServers(),
+                "--schema-registry-url",
+                registry,
+                "--influx-url",
+                store.url());
+        awaitRunning(streamsOut, streamsExit);
 
-      Path sysfs = Samples.unpackSysfs("procfs-mlx5_0-hw_counters.ttar.txt", dir.resolve("sysfs"));
-      SysfsPortCounterReader reader = new SysfsPortCounterReader(new DirectorySysfsTree(sysfs));
-      NodeIdentity node = new NodeIdentity("lab", "gpu042", "boot-a");
-      Properties producer = new Properties();
-      producer.put("bootstrap.servers", broker.bootstrapServers());
-      producer.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registry);
-      AtomicLong seq = new AtomicLong();
-      try (RecordPublisher publisher = new RecordPublisher(producer, FabricTopics.PORT_COUNTERS)) {
-        for (int i = 0; i < 2; i++) {
-          ParseResult<PortCounters> sample =
-              reader.read(
-                  new SampleContext(
-                      node, Instant.parse("2026-11-29T12:00:00Z").plusSeconds(i), seq));
-          publisher.publishAll(node, sample);
+        Path sysfs =
+            Samples.unpackSysfs("procfs-mlx5_0-hw_counters.ttar.txt", dir.resolve("sysfs"));
+        SysfsPortCounterReader reader = new SysfsPortCounterReader(new DirectorySysfsTree(sysfs));
+        NodeIdentity node = new NodeIdentity("lab", "gpu042", "boot-a");
+        Properties producer = new Properties();
+        producer.put("bootstrap.servers", broker.bootstrapServers());
+        producer.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registry);
+        AtomicLong seq = new AtomicLong();
+        try (RecordPublisher publisher =
+            new RecordPublisher(producer, FabricTopics.PORT_COUNTERS)) {
+          for (int i = 0; i < 2; i++) {
+            ParseResult<PortCounters> sample =
+                reader.read(
+                    new SampleContext(
+                        node, Instant.parse("2026-11-29T12:00:00Z").plusSeconds(i), seq));
+            publisher.publishAll(node, sample);
+          }
+          publisher.flush();
         }
-        publisher.flush();
+
+        var rows =
+            store
+                .awaitRows(
+                    "select * from fabric_port_rates where node = 'gpu042' order by timestamp",
+                    2,
+                    Duration.ofSeconds(120))
+                .rows();
+        assertEquals("mlx5_0", rows.get(1).get("device"), rows.toString());
+        assertEquals(
+            0.0,
+            Double.parseDouble(rows.get(1).get("local_ack_timeout_err_per_s")),
+            rows.toString());
+      } finally {
+        // Stop both services even when an assertion failed: their threads must not outlive the
+        // test.
+        streams.stop.countDown();
+        if (sink.sink != null) {
+          sink.sink.close();
+        }
       }
-
-      var rows =
-          store
-              .awaitRows(
-                  "select * from fabric_port_rates where node = 'gpu042' order by timestamp",
-                  2,
-                  Duration.ofSeconds(120))
-              .rows();
-      assertEquals("mlx5_0", rows.get(1).get("device"));
-      assertEquals(0.0, Double.parseDouble(rows.get(1).get("local_ack_timeout_err_per_s")));
-
-      streams.stop.countDown();
-      sink.sink.close();
       assertEquals(0, streamsExit.get(60, TimeUnit.SECONDS));
       assertEquals(0, sinkExit.get(60, TimeUnit.SECONDS));
     }
   }
 
+  /** Waits (with a deadline) until the streams command reports RUNNING. */
+  private static void awaitRunning(StringWriter out, CompletableFuture<Integer> exit) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (!out.toString().contains("RUNNING")) {
+      if (exit.isDone() || System.nanoTime() > deadline) {
+        throw new AssertionError("streams did not reach RUNNING: " + out);
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+    }
+  }
+
   /** Runs a command in its own thread, as the launcher would in its own process. */
-  private static CompletableFuture<Integer> run(Object command, String... args) {
+  private static CompletableFuture<Integer> run(Object command, StringWriter out, String... args) {
     CommandLine cli = new CommandLine(command);
-    cli.setOut(new PrintWriter(new StringWriter(), true));
+    cli.setOut(new PrintWriter(out, true));
     return CompletableFuture.supplyAsync(() -> cli.execute(args));
   }
 }
