@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real single-node Kafka (KRaft, combined broker and controller) running inside this JVM, for
- * {@code demo} and the tests. Every listener binds 127.0.0.1: KafkaClusterTestKit is not used
- * because the test kit of the Kafka project binds all interfaces (ENVIRONMENT.md).
+ * {@code demo} and the tests. Every listener binds 127.0.0.1: the Kafka project's cluster test kit
+ * is not used because it binds all interfaces (ENVIRONMENT.md).
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
