@@ -23,7 +23,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -354,14 +353,6 @@ public final class Demo {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       // best effort: a temp dir
-    }
-  }
-
-  /** Keeps the loop honest when the machine is slower than the requested speed. */
-  static void parkUntil(long deadlineNanos) {
-    long wait;
-    while ((wait = deadlineNanos - System.nanoTime()) > 0) {
-      LockSupport.parkNanos(wait);
     }
   }
 }

@@ -12,7 +12,6 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -59,12 +58,5 @@ public final class BundledRules {
       }
     }
     return target;
-  }
-
-  /** The file names of the bundled rules (for messages). */
-  public static List<String> names(Path dir) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.map(p -> p.getFileName().toString()).sorted().toList();
-    }
   }
 }

@@ -14,7 +14,6 @@ import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -86,23 +85,10 @@ public final class PauseStormDetector {
 
   /** The PFC family as the pipeline registers it. */
   public static final DetectorModule MODULE =
-      new DetectorModule() {
-        @Override
-        public String name() {
-          return "pfc";
-        }
-
-        @Override
-        public Set<AlertKind> kinds() {
-          return EnumSet.of(
-              AlertKind.PAUSE_STORM, AlertKind.PAUSE_PROPAGATION, AlertKind.PFC_MISCONFIG);
-        }
-
-        @Override
-        public void addTo(DetectorInputs inputs, RuleSet rules) {
-          PauseStormDetector.addTo(inputs, rules);
-        }
-      };
+      DetectorModule.of(
+          "pfc",
+          EnumSet.of(AlertKind.PAUSE_STORM, AlertKind.PAUSE_PROPAGATION, AlertKind.PFC_MISCONFIG),
+          PauseStormDetector::addTo);
 
   private PauseStormDetector() {}
 
