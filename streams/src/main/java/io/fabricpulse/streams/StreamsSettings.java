@@ -1,6 +1,7 @@
 package io.fabricpulse.streams;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -30,7 +31,28 @@ public final class StreamsSettings {
     }
   }
 
+  /**
+   * The number of partitions of fabric.rates, as the topic really has them (a fabricpulse setting,
+   * passed to processors through the application config): the PFC propagation stage waits until it
+   * has heard from the port-stage task of every partition. 1 when unset (TopologyTestDriver,
+   * offline {@code detect}: one task).
+   */
+  public static final String RATES_PARTITIONS = "fabricpulse.rates.partitions";
+
   private StreamsSettings() {}
+
+  /** {@link #RATES_PARTITIONS} from an application config, 1 when unset. */
+  public static int ratesPartitions(Map<String, Object> appConfigs) {
+    Object value = appConfigs.get(RATES_PARTITIONS);
+    if (value == null) {
+      return 1;
+    }
+    int partitions = Integer.parseInt(value.toString().trim());
+    if (partitions < 1) {
+      throw new IllegalArgumentException(RATES_PARTITIONS + " must be >= 1: " + value);
+    }
+    return partitions;
+  }
 
   /**
    * Base settings: explicit naming enforced (Kafka 4.1+ {@code

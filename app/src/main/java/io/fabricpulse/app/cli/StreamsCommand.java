@@ -94,12 +94,15 @@ public final class StreamsCommand implements Callable<Integer> {
       e.problems().forEach(spec.commandLine().getErr()::println);
       return 2;
     }
+    int ratesPartitions;
     try (Admin admin = Admin.create(client)) {
       TopicBootstrap.ensure(admin, topics, replicationFactor);
+      ratesPartitions = TopicBootstrap.partitionsOf(admin, topics.rates().name());
     }
     Properties settings =
         StreamsSettings.base(
             applicationId, client.getProperty("bootstrap.servers"), stateDir, guarantee);
+    settings.put(StreamsSettings.RATES_PARTITIONS, Integer.toString(ratesPartitions));
     client.forEach(
         (k, v) -> {
           if (!k.toString().startsWith("schema.registry.") && !settings.containsKey(k)) {

@@ -240,7 +240,9 @@ public final class Demo {
     long stored = storedRows(pipeline.questDb(), watcher.portRates());
     List<Alert> alerts = watcher.alerts();
     Set<AlertKind> detectable = FabricTopology.detectedKinds();
-    DetectionReport report = DetectionReport.compare(faults, alerts, detectable);
+    DetectionReport report =
+        DetectionReport.compare(
+            faults, alerts, detectable, DetectionReport.propagationMinNodes(pipeline.rules()));
     out.println();
     out.println("summary");
     out.printf(

@@ -49,4 +49,19 @@ public final class TopicBootstrap {
     }
     return missing.stream().map(NewTopic::name).toList();
   }
+
+  /**
+   * The partition count {@code topic} really has (an existing topic keeps its own, whatever the
+   * layout asked for).
+   */
+  public static int partitionsOf(Admin admin, String topic)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    return admin
+        .describeTopics(List.of(topic))
+        .allTopicNames()
+        .get(30, TimeUnit.SECONDS)
+        .get(topic)
+        .partitions()
+        .size();
+  }
 }

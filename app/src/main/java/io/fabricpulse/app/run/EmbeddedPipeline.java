@@ -48,6 +48,7 @@ public final class EmbeddedPipeline implements AutoCloseable {
 
   private final Options options;
   private final FabricTopics topics;
+  private RuleSet rules;
   private EmbeddedKafkaBroker broker;
   private EmbeddedQuestDb questDb;
   private StreamsRunner streams;
@@ -75,8 +76,10 @@ public final class EmbeddedPipeline implements AutoCloseable {
   private void startParts(Consumer<String> progress) throws IOException, InterruptedException {
     long t0 = System.nanoTime();
     broker = EmbeddedKafkaBroker.start(options.dataDir(), Duration.ofSeconds(60));
+    int ratesPartitions;
     try (Admin admin = Admin.create(adminConfig())) {
       TopicBootstrap.ensure(admin, topics, (short) 1);
+      ratesPartitions = TopicBootstrap.partitionsOf(admin, topics.rates().name());
     } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
       throw new IOException("cannot create topics: " + e.getMessage(), e);
     }
@@ -110,8 +113,8 @@ public final class EmbeddedPipeline implements AutoCloseable {
             options.dataDir().resolve("streams"),
             StreamsSettings.Guarantee.EXACTLY_ONCE_V2);
     settings.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+    settings.put(StreamsSettings.RATES_PARTITIONS, Integer.toString(ratesPartitions));
     settings.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-    RuleSet rules;
     try {
       rules = BundledRules.load(options.rulesDir(), options.dataDir());
     } catch (RuleValidationException e) {
@@ -147,6 +150,11 @@ public final class EmbeddedPipeline implements AutoCloseable {
 
   public String registryUrl() {
     return options.registryUrl();
+  }
+
+  /** The rules the streams application runs with. */
+  public RuleSet rules() {
+    return rules;
   }
 
   public FabricTopics topics() {

@@ -3,6 +3,7 @@ package io.fabricpulse.streams.alerts;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
+import io.fabricpulse.streams.order.RatesInNodeOrder;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
@@ -24,6 +25,7 @@ public final class DetectorInputs {
   private final FabricTopics topics;
   private final DetectorSerdes serdes;
   private final Map<String, KStream<String, ?>> streams = new HashMap<>();
+  private KStream<String, CounterRates> ratesInNodeOrder;
 
   public DetectorInputs(StreamsBuilder builder, FabricTopics topics, DetectorSerdes serdes) {
     this.builder = builder;
@@ -59,6 +61,18 @@ public final class DetectorInputs {
    */
   public KStream<String, CounterRates> rates() {
     return stream(topics.rates(), CounterRates.class);
+  }
+
+  /**
+   * fabric.rates with each node's records in event-time order across its sources ({@link
+   * RatesInNodeOrder}), for detectors whose condition spans a node's sources; created on first use
+   * and shared.
+   */
+  public KStream<String, CounterRates> ratesInNodeOrder() {
+    if (ratesInNodeOrder == null) {
+      ratesInNodeOrder = RatesInNodeOrder.addTo(this);
+    }
+    return ratesInNodeOrder;
   }
 
   /** The stream of {@code topic}, created on first use with its Avro value serde. */

@@ -29,7 +29,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * against its cluster.
  *
  * <pre>
- * source-fabric-rates -> ecn-roce-only -> ecn-keep-congestion-counters -> ecn-with-counters
+ * source-fabric-rates -> rates-in-node-order -> ecn-roce-only -> ecn-keep-congestion-counters
+ *   -> ecn-with-counters
  *   -> ecn-port-detector [ecn-port-tracker, ecn-port-state, ecn-node-clocks]
  * source-fabric-rates -> ecn-mtu-sampler -> repartition ecn-mtu-by-cluster
  *   -> ecn-mtu-detector [ecn-mtu-ports, ecn-mtu-tracker]
@@ -38,11 +39,13 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *
  * fabric.rates is keyed by node ({@code cluster/node}, the raw key), so the sysfs, ethtool and ECN
  * samples of one port are all in the node's partition, in the order the node's rate task wrote
- * them: the per-port checks need no repartition, their state is keyed by port within the node's
- * partition, and one port has one tracker and raises one alert whichever source showed the trouble.
- * Each port is judged at its own sample times, and punctuation resolves at the node's clock ({@link
- * io.fabricpulse.streams.alerts.NodeClocks}), so nodes trailing one another in a partition do not
- * disturb each other.
+ * them, and {@link io.fabricpulse.streams.order.RatesInNodeOrder} puts each node's records in
+ * event-time order across its sources (a clean sysfs sample must not be judged before an older
+ * ethtool sample that still shows drops): the per-port checks need no repartition, their state is
+ * keyed by port within the node's partition, and one port has one tracker and raises one alert
+ * whichever source showed the trouble. Each port is judged at its own sample times, and punctuation
+ * resolves at the node's clock ({@link io.fabricpulse.streams.alerts.NodeClocks}), so nodes
+ * trailing one another in a partition do not disturb each other.
  *
  * <p>The MTU census needs every netdev of a cluster, hence the one repartition by cluster, fed only
  * first samples, changes and a refresh every 10 s. Its input arrives from several rate tasks in no
@@ -116,7 +119,8 @@ public final class LosslessHealthDetector {
 
     KStream<String, CounterRates> rates = inputs.rates();
     KStream<String, Alert> portAlerts =
-        rates
+        inputs
+            .ratesInNodeOrder()
             .filter((key, r) -> r != null && RoceSample.isRoce(r), Named.as("ecn-roce-only"))
             .mapValues(
                 LosslessHealthDetector::keepCongestionCounters,

@@ -59,7 +59,7 @@ final class LosslessHealthProcessor implements Processor<String, CounterRates, S
     if (rates == null) {
       return;
     }
-    Lineage lineage = Lineage.of(context);
+    Lineage lineage = Lineage.of(context, record.headers());
     try {
       RoceSample sample = new RoceSample(rates);
       clocks.advance(rates.getCluster(), rates.getNode(), sample.time());

@@ -26,7 +26,8 @@ import org.apache.kafka.streams.kstream.Named;
  *
  * <p>fabric.rates is keyed by node ({@code cluster/node}, the raw key), so a port's rates and its
  * netdev's ethtool rates (which carry link_down_events_phy on RoCE) are in the node's partition,
- * written in order by the one rate task of that node's raw partition: the detector reads them
+ * written by the one rate task of that node's raw partition and put in event-time order across the
+ * node's sources by {@link io.fabricpulse.streams.order.RatesInNodeOrder}: the detector reads them
  * without a repartition, with its stores keyed by port and netdev within the partition, and counts
  * each physical drop once. Of the PFC rates only samples with a link_down_events_phy increase reach
  * it.
@@ -37,7 +38,7 @@ import org.apache.kafka.streams.kstream.Named;
  * must not look down for longer than its own samples show.
  *
  * <pre>
- * source-fabric-rates -> link-rates-only
+ * source-fabric-rates -> rates-in-node-order -> link-rates-only
  *   -> link-detector [link-port-state, link-down-ports, link-netdev-ports, link-node-clocks,
  *                     link-alert-tracker]
  *   -> fabric.alerts, fabric.alerts.active
@@ -102,7 +103,7 @@ public final class LinkHealthDetector {
 
     KStream<String, Alert> alerts =
         inputs
-            .rates()
+            .ratesInNodeOrder()
             .filter((key, r) -> isLinkInput(r), Named.as("link-rates-only"))
             .process(
                 () -> new LinkHealthProcessor(flaps, downs, degraded, phy),

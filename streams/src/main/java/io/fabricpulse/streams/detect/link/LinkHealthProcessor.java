@@ -268,7 +268,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
           io.fabricpulse.streams.LineageHeaders.partition(headers),
           io.fabricpulse.streams.LineageHeaders.offset(headers));
     }
-    return Lineage.of(context);
+    return Lineage.of(context, headers);
   }
 
   private void forward(Alert alert, long timestamp) {

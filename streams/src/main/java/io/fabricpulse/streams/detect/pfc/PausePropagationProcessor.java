@@ -2,6 +2,7 @@ package io.fabricpulse.streams.detect.pfc;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.AlertTracker;
 import io.fabricpulse.streams.alerts.FiringPolicy;
@@ -83,7 +84,9 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
     this.pending =
         new PendingStorms(context.getStateStore(PauseStormDetector.PROPAGATION_PENDING_STORE));
     this.watermark =
-        new UpstreamWatermark(context.getStateStore(PauseStormDetector.PROPAGATION_PROGRESS_STORE));
+        new UpstreamWatermark(
+            context.getStateStore(PauseStormDetector.PROPAGATION_PROGRESS_STORE),
+            StreamsSettings.ratesPartitions(context.appConfigs()));
     KeyValueStore<String, TrackerState> trackerStore =
         context.getStateStore(PauseStormDetector.PROPAGATION_TRACKER_STORE);
     for (Rule rule : rules) {

@@ -14,23 +14,35 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * pace); judging storms only up to the watermark makes the result independent of that arrival
  * order.
  *
- * <p>A source that has stopped reporting (every node of its partition gone) must not stall the
- * stage for ever: one that lags the most advanced source by more than {@link #IDLE_AFTER} of event
- * time no longer holds the watermark back (its later records, if any, are judged on arrival). State
- * in a changelogged store, key source, value its latest time.
+ * <p>There is one source per fabric.rates partition, and the stage knows how many ({@link
+ * #expectedSources}, {@link io.fabricpulse.streams.StreamsSettings#RATES_PARTITIONS}): until every
+ * one has reported there is no watermark at all, so a task that starts late (a start-up rebalance)
+ * cannot have its storms judged after another task's later ones.
+ *
+ * <p>A source that has stopped reporting (every node of its partition gone), or never reported (a
+ * partition without nodes), must not stall the stage for ever: one that lags the most advanced
+ * source by more than {@link #IDLE_AFTER} of event time no longer holds the watermark back (its
+ * later records, if any, are judged on arrival); one never heard of counts as idle once the most
+ * advanced source is {@link #IDLE_AFTER} past the first time any source reported. State in a
+ * changelogged store, key source, value its latest time; the first time heard is kept under the key
+ * {@link #FIRST_HEARD} (no source has an empty name).
  */
 final class UpstreamWatermark {
 
   /** Far beyond the skew of live sources (seconds of wall clock, 20 s of event time each). */
   static final Duration IDLE_AFTER = Duration.ofMinutes(10);
 
-  /** No source has reported yet. */
+  /** No source has reported yet, or not every expected one. */
   static final long NONE = Long.MIN_VALUE;
 
-  private final KeyValueStore<String, Long> progress;
+  static final String FIRST_HEARD = "";
 
-  UpstreamWatermark(KeyValueStore<String, Long> progress) {
+  private final KeyValueStore<String, Long> progress;
+  private final int expectedSources;
+
+  UpstreamWatermark(KeyValueStore<String, Long> progress, int expectedSources) {
     this.progress = progress;
+    this.expectedSources = expectedSources;
   }
 
   /** Source {@code source} has sent a record of time {@code time}. */
@@ -39,25 +51,40 @@ final class UpstreamWatermark {
     if (was == null || time > was) {
       progress.put(source, time);
     }
+    Long first = progress.get(FIRST_HEARD);
+    if (first == null || time < first) {
+      progress.put(FIRST_HEARD, time);
+    }
   }
 
   /** The time every live source has reached, or {@link #NONE}. */
   long value() {
     long max = NONE;
+    int heard = 0;
+    Long first = null;
     try (KeyValueIterator<String, Long> it = progress.all()) {
       while (it.hasNext()) {
-        max = Math.max(max, it.next().value);
+        KeyValue<String, Long> e = it.next();
+        if (e.key.equals(FIRST_HEARD)) {
+          first = e.value;
+        } else {
+          max = Math.max(max, e.value);
+          heard++;
+        }
       }
     }
     if (max == NONE) {
       return NONE;
     }
     long idleBefore = max - IDLE_AFTER.toMillis();
+    if (heard < expectedSources && first != null && first >= idleBefore) {
+      return NONE; // a source not heard of yet may still send records older than any seen
+    }
     long min = max;
     try (KeyValueIterator<String, Long> it = progress.all()) {
       while (it.hasNext()) {
         KeyValue<String, Long> e = it.next();
-        if (e.value >= idleBefore) {
+        if (!e.key.equals(FIRST_HEARD) && e.value >= idleBefore) {
           min = Math.min(min, e.value);
         }
       }

@@ -1,0 +1,69 @@
+package io.fabricpulse.streams.order;
+
+import io.fabricpulse.avro.CounterRates;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The fabric.rates records of each node that its low watermark ({@link NodeSourceClocks}) has not
+ * reached yet, kept in a store ordered by event time.
+ *
+ * <p>Key {@code <cluster/node>|<event time, 19 digits>|<source>|<device>|<port>|<netdev>|<seq, 19
+ * digits>}: the store iterates keys in byte order, so one node's records come out by event time,
+ * ties broken by source, port and the collector's sequence number - the same order whatever order
+ * they arrived in. A record delivered twice has the same key and is kept once.
+ */
+final class RatesOrderBuffer {
+
+  private static final StringSerializer KEYS = new StringSerializer();
+
+  private final KeyValueStore<String, BufferedRates> store;
+
+  RatesOrderBuffer(KeyValueStore<String, BufferedRates> store) {
+    this.store = store;
+  }
+
+  void add(String node, CounterRates r, Headers headers) {
+    store.put(key(node, r), new BufferedRates(r, headers));
+  }
+
+  /** Removes and returns the node's records of event time {@code <= watermark}, in order. */
+  List<BufferedRates> releaseUpTo(String node, long watermark) {
+    List<KeyValue<String, BufferedRates>> due = new ArrayList<>();
+    try (KeyValueIterator<String, BufferedRates> it = store.prefixScan(node + "|", KEYS)) {
+      while (it.hasNext()) {
+        KeyValue<String, BufferedRates> e = it.next();
+        if (e.value.time() > watermark) {
+          break;
+        }
+        due.add(e);
+      }
+    }
+    List<BufferedRates> released = new ArrayList<>(due.size());
+    for (KeyValue<String, BufferedRates> e : due) {
+      store.delete(e.key);
+      released.add(e.value);
+    }
+    return released;
+  }
+
+  static String key(String node, CounterRates r) {
+    return String.format(
+        Locale.ROOT,
+        "%s|%019d|%s|%s|%s|%s|%019d",
+        node,
+        r.getTime().toEpochMilli(),
+        r.getSource(),
+        Objects.toString(r.getDevice(), ""),
+        r.getPort() == null ? "" : String.format(Locale.ROOT, "%05d", r.getPort()),
+        Objects.toString(r.getNetdev(), ""),
+        r.getSeq());
+  }
+}
