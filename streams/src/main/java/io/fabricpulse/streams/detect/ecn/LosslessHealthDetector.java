@@ -6,6 +6,7 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
@@ -15,6 +16,7 @@ import io.fabricpulse.streams.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -31,6 +33,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * <pre>
  * source-fabric-rates -> ecn-roce-only -> ecn-keep-congestion-counters -> ecn-with-counters
  *   -> ecn-port-detector [ecn-port-tracker, ecn-port-state, ecn-node-clocks]
+ *      -> ecn-dead-letters-only -> ecn-dead-letters-cast -> ecn-sink-dlq (fabric.dlq)
+ *      -> ecn-results-only -> ecn-results-cast
  * source-fabric-rates -> ecn-mtu-sampler -> repartition ecn-mtu-by-cluster
  *   -> ecn-mtu-detector [ecn-mtu-ports, ecn-mtu-tracker]
  * both -> ecn-alerts-merge -> fabric.alerts, fabric.alerts.active
@@ -115,7 +119,8 @@ public final class LosslessHealthDetector {
     var mtuRules = rules.enabledFor(Detector.MTU_MISMATCH);
 
     KStream<String, CounterRates> rates = inputs.rates();
-    KStream<String, Alert> portAlerts =
+    DetectorFailures failures = DetectorFailures.of(inputs, "ecn", PORT_PROCESSOR);
+    KStream<String, SpecificRecord> portOut =
         rates
             .filter((key, r) -> r != null && RoceSample.isRoce(r), Named.as("ecn-roce-only"))
             .mapValues(
@@ -123,11 +128,12 @@ public final class LosslessHealthDetector {
                 Named.as("ecn-keep-congestion-counters"))
             .filter((key, r) -> !r.getRates().isEmpty(), Named.as("ecn-with-counters"))
             .process(
-                () -> new LosslessHealthProcessor(checks),
+                () -> new LosslessHealthProcessor(checks, failures),
                 Named.as(PORT_PROCESSOR),
                 TRACKER_STORE,
                 WINDOW_STORE,
                 NODE_CLOCK_STORE);
+    KStream<String, Alert> portAlerts = failures.routeDeadLetters(portOut, Alert.class);
     KStream<String, Alert> mtuAlerts =
         rates
             .process(MtuSampler::new, Named.as("ecn-mtu-sampler"))

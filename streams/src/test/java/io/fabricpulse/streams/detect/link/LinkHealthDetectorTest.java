@@ -476,7 +476,12 @@ class LinkHealthDetectorTest {
               LinkHealthDetector.NODE_CLOCK_STORE,
               LinkHealthDetector.TRACKER_STORE,
               "link-to-alerts",
-              "link-to-alerts-active")) {
+              "link-to-alerts-active",
+              "link-results-only",
+              "link-results-cast",
+              "link-dead-letters-only",
+              "link-dead-letters-cast",
+              "link-sink-dlq")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
       // fabric.rates is keyed by node: a port's rates are already in its node's partition
