@@ -49,6 +49,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
   private final List<PhyErrorsCheck> phyChecks;
   private final long flapWindowMs;
   private final long settleMs;
+  private final long reestablishMs;
   private final DetectorFailures failures;
 
   private ProcessorContext<String, SpecificRecord> context;
@@ -74,8 +75,13 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     this.degradedChecks = degradedChecks;
     this.phyChecks = phyChecks;
     this.flapWindowMs = flapChecks.stream().mapToLong(FlapCheck::windowMs).max().orElse(0);
-    // one established value per port: the shortest settle time of the link_degraded rules
+    // one established value per port: the shortest settle and re-establish times of the rules
     this.settleMs = degradedChecks.stream().mapToLong(DegradedCheck::settleMs).min().orElse(60_000);
+    this.reestablishMs =
+        degradedChecks.stream()
+            .mapToLong(DegradedCheck::reestablishMs)
+            .min()
+            .orElse(Duration.ofHours(24).toMillis());
   }
 
   @Override
@@ -166,13 +172,21 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
             observe(tracker, check.evaluate(st, now, lineage), timestamp);
           });
     }
+    DegradedCheck.Lowered lowered = learnEstablished(st, s, now);
     for (int i = 0; i < degradedChecks.size(); i++) {
       AlertTracker tracker = degradedTrackers.get(i);
       DegradedCheck check = degradedChecks.get(i);
       failed.guard(
           record,
           check.rule().id(),
-          () -> observe(tracker, check.evaluate(st, s, lineage), timestamp));
+          () -> {
+            if (lowered != null) {
+              check
+                  .accepted(tracker, st, lowered, now, lineage)
+                  .ifPresent(a -> forward(a, timestamp));
+            }
+            observe(tracker, check.evaluate(st, s, lineage), timestamp);
+          });
     }
     for (int i = 0; i < phyChecks.size(); i++) {
       AlertTracker tracker = phyTrackers.get(i);
@@ -182,11 +196,38 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
           check.rule().id(),
           () -> observe(tracker, check.evaluate(st, s, lineage), timestamp));
     }
-    if (s.active()) {
-      st.speed.observe(r.getRateGbps() == null ? 0 : r.getRateGbps(), now, settleMs);
-      st.lanes.observe(s.lanes(), now, settleMs);
-    }
     ports.put(key, st);
+  }
+
+  /**
+   * Learns the port's established speed and width from this sample, before the link_degraded checks
+   * judge it. Returns what was replaced when this sample re-established a lower value (held for
+   * reestablish_after), else null.
+   */
+  private DegradedCheck.Lowered learnEstablished(PortLinkState st, LinkSample s, long now) {
+    if (!s.active()) {
+      st.speed.interrupt();
+      st.lanes.interrupt();
+      return null;
+    }
+    double gbpsBefore = st.speed.value;
+    int lanesBefore = (int) st.lanes.value;
+    long speedSince = st.speed.candidateSince;
+    long lanesSince = st.lanes.candidateSince;
+    double gbps = s.rates().getRateGbps() == null ? 0 : s.rates().getRateGbps();
+    boolean speedLowered =
+        st.speed.observe(gbps, now, settleMs, reestablishMs) == EstablishedValue.Change.LOWERED;
+    boolean lanesLowered =
+        st.lanes.observe(s.lanes(), now, settleMs, reestablishMs)
+            == EstablishedValue.Change.LOWERED;
+    if (!speedLowered && !lanesLowered) {
+      return null;
+    }
+    long since =
+        speedLowered && lanesLowered
+            ? Math.min(speedSince, lanesSince)
+            : speedLowered ? speedSince : lanesSince;
+    return new DegradedCheck.Lowered(gbpsBefore, lanesBefore, since);
   }
 
   /**
