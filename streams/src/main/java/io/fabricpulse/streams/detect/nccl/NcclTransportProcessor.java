@@ -28,8 +28,6 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Per host (key cluster/host): folds NCCL records into one {@link NcclTransportVerdict} per (host,
@@ -46,7 +44,6 @@ import org.slf4j.LoggerFactory;
 final class NcclTransportProcessor
     implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(NcclTransportProcessor.class);
   private static final StringSerializer KEYS = new StringSerializer();
 
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
