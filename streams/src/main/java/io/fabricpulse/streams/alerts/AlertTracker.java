@@ -121,6 +121,42 @@ public final class AlertTracker {
     return resolved;
   }
 
+  /**
+   * Resolves the FIRING alert of {@code subject} at {@code at} without waiting for the hysteresis,
+   * because the detector has accepted the condition as the subject's new normal (a link speed an
+   * operator runs on purpose becomes the port's established speed). The RESOLVED record carries
+   * {@code summary} and the firing evidence with {@code evidence} put over it. A run that had not
+   * fired yet is forgotten. Empty when nothing was firing.
+   */
+  public Optional<Alert> accept(
+      AlertSubject subject,
+      long at,
+      Message summary,
+      Map<String, String> evidence,
+      Lineage lineage) {
+    String key = storeKey(subject.key());
+    TrackerState s = store.get(key);
+    if (s == null) {
+      return Optional.empty();
+    }
+    store.delete(key);
+    if (!s.isFiring()) {
+      return Optional.empty();
+    }
+    Map<String, String> merged = new LinkedHashMap<>(s.firing().getEvidence());
+    merged.putAll(evidence);
+    return Optional.of(
+        Alert.newBuilder(s.firing())
+            .setState(AlertState.RESOLVED)
+            .setResolvedAt(java.time.Instant.ofEpochMilli(Math.max(at, s.firstHitAt())))
+            .setSummary(summary.render())
+            .setEvidence(merged)
+            .setSourceTopic(lineage.topic())
+            .setSourcePartition(lineage.partition())
+            .setSourceOffset(lineage.offset())
+            .build());
+  }
+
   /** The FIRING alert of {@code subjectKey}, if any. */
   public Optional<Alert> firing(String subjectKey) {
     return Optional.ofNullable(store.get(storeKey(subjectKey))).map(TrackerState::firing);

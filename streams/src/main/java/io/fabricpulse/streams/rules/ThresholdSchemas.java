@@ -225,7 +225,14 @@ public final class ThresholdSchemas {
               "60s",
               Duration.ofSeconds(0),
               "a higher rate or width held while ACTIVE this long becomes the established value"
-                  + " (the first ACTIVE sample establishes it at once)")
+                  + " (the first ACTIVE sample establishes it at once; a return to a value the port"
+                  + " had established before is accepted at once)")
+          .duration(
+              "reestablish_after",
+              "24h",
+              Duration.ofMinutes(1),
+              "a lower rate or width held on every ACTIVE sample this long becomes the established"
+                  + " value (the port runs slower on purpose): the alert resolves, saying so")
           .build();
 
   /** DOMAIN.md 3.4 B1/B3/B4: NVSentinel's link counter thresholds [NVS-046]. */

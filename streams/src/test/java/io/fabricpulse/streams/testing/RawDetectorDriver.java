@@ -1,6 +1,7 @@
 package io.fabricpulse.streams.testing;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.SmSweep;
@@ -42,6 +43,7 @@ public final class RawDetectorDriver implements AutoCloseable {
   private final TestInputTopic<String, GpuEcc> gpu;
   private final TestInputTopic<String, GpuXid> xid;
   private final TestOutputTopic<String, Alert> alerts;
+  private final TestOutputTopic<String, DeadLetter> deadLetters;
 
   public RawDetectorDriver(
       String appId,
@@ -67,6 +69,11 @@ public final class RawDetectorDriver implements AutoCloseable {
     alerts =
         driver.createOutputTopic(
             topics.alerts().name(), new StringDeserializer(), serdes.alert().deserializer());
+    deadLetters =
+        driver.createOutputTopic(
+            topics.deadLetters().name(),
+            new StringDeserializer(),
+            serdes.value(DeadLetter.class).deserializer());
   }
 
   private <T> TestInputTopic<String, T> input(String topic, Serde<T> serde) {
@@ -87,6 +94,11 @@ public final class RawDetectorDriver implements AutoCloseable {
 
   public List<Alert> readAlerts() {
     return alerts.readValuesToList();
+  }
+
+  /** What the detectors sent to fabric.dlq since the last read. */
+  public List<DeadLetter> readDeadLetters() {
+    return deadLetters.readValuesToList();
   }
 
   public List<TestRecord<String, Alert>> readAlertRecords() {

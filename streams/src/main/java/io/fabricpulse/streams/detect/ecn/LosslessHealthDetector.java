@@ -6,6 +6,7 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
@@ -15,6 +16,7 @@ import io.fabricpulse.streams.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -32,6 +34,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * source-fabric-rates -> rates-in-node-order -> ecn-roce-only -> ecn-keep-congestion-counters
  *   -> ecn-with-counters
  *   -> ecn-port-detector [ecn-port-tracker, ecn-port-state, ecn-node-clocks]
+ *      -> ecn-dead-letters-only -> ecn-dead-letters-cast -> ecn-sink-dlq (fabric.dlq)
+ *      -> ecn-results-only -> ecn-results-cast
  * source-fabric-rates -> ecn-mtu-sampler -> repartition ecn-mtu-by-cluster
  *   -> ecn-mtu-detector [ecn-mtu-ports, ecn-mtu-tracker]
  * both -> ecn-alerts-merge -> fabric.alerts, fabric.alerts.active
@@ -118,7 +122,8 @@ public final class LosslessHealthDetector {
     var mtuRules = rules.enabledFor(Detector.MTU_MISMATCH);
 
     KStream<String, CounterRates> rates = inputs.rates();
-    KStream<String, Alert> portAlerts =
+    DetectorFailures failures = DetectorFailures.of(inputs, "ecn", PORT_PROCESSOR);
+    KStream<String, SpecificRecord> portOut =
         inputs
             .ratesInNodeOrder()
             .filter((key, r) -> r != null && RoceSample.isRoce(r), Named.as("ecn-roce-only"))
@@ -127,11 +132,12 @@ public final class LosslessHealthDetector {
                 Named.as("ecn-keep-congestion-counters"))
             .filter((key, r) -> !r.getRates().isEmpty(), Named.as("ecn-with-counters"))
             .process(
-                () -> new LosslessHealthProcessor(checks),
+                () -> new LosslessHealthProcessor(checks, failures),
                 Named.as(PORT_PROCESSOR),
                 TRACKER_STORE,
                 WINDOW_STORE,
                 NODE_CLOCK_STORE);
+    KStream<String, Alert> portAlerts = failures.routeDeadLetters(portOut, Alert.class);
     KStream<String, Alert> mtuAlerts =
         rates
             .process(MtuSampler::new, Named.as("ecn-mtu-sampler"))

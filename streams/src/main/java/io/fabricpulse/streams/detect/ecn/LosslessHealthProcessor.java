@@ -3,46 +3,52 @@ package io.fabricpulse.streams.detect.ecn;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.NodeClocks;
 import io.fabricpulse.streams.alerts.TrackerState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Per-port ECN and lossless checks over the RoCE records of one node partition of fabric.rates,
  * where the ECN, PFC and port samples of one netdev meet. One {@link AlertTracker} per rule on the
  * shared tracker store; alerts keyed by alert_id. Punctuation resolves each subject at its node's
- * clock ({@link NodeClocks}), not at stream time another node may have driven ahead.
+ * clock ({@link NodeClocks}), not at stream time another node may have driven ahead. A check that
+ * throws leaves a dead letter ({@link DetectorFailures}) and the other rules still judge the
+ * sample.
  */
-final class LosslessHealthProcessor implements Processor<String, CounterRates, String, Alert> {
+final class LosslessHealthProcessor
+    implements Processor<String, CounterRates, String, SpecificRecord> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(LosslessHealthProcessor.class);
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
 
   private record Checked(PortCheck check, AlertTracker tracker) {}
 
   private final List<PortCheck> checks;
+  private final DetectorFailures failures;
   private final List<Checked> checked = new ArrayList<>();
-  private ProcessorContext<String, Alert> context;
+  private ProcessorContext<String, SpecificRecord> context;
+  private DetectorFailures.Task failed;
   private KeyValueStore<String, EcnWindow> windows;
   private NodeClocks clocks;
 
-  LosslessHealthProcessor(List<PortCheck> checks) {
+  LosslessHealthProcessor(List<PortCheck> checks, DetectorFailures failures) {
     this.checks = List.copyOf(checks);
+    this.failures = failures;
   }
 
   @Override
-  public void init(ProcessorContext<String, Alert> context) {
+  public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    this.failed = failures.open(context);
     KeyValueStore<String, TrackerState> trackers =
         context.getStateStore(LosslessHealthDetector.TRACKER_STORE);
     this.windows = context.getStateStore(LosslessHealthDetector.WINDOW_STORE);
@@ -60,24 +66,24 @@ final class LosslessHealthProcessor implements Processor<String, CounterRates, S
       return;
     }
     Lineage lineage = Lineage.of(context, record.headers());
+    RoceSample sample;
     try {
-      RoceSample sample = new RoceSample(rates);
+      sample = new RoceSample(rates);
       clocks.advance(rates.getCluster(), rates.getNode(), sample.time());
-      for (Checked c : checked) {
-        c.check()
-            .evaluate(sample, windows, lineage)
-            .flatMap(c.tracker()::observe)
-            .ifPresent(a -> forward(a, record.timestamp()));
-      }
     } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition
-      LOG.warn(
-          "ECN detection skipped record {}-{}@{} key {}: {}",
-          lineage.topic(),
-          lineage.partition(),
-          lineage.offset(),
-          record.key(),
-          e.toString());
+      failed.failed(record, null, e);
+      return;
+    }
+    for (Checked c : checked) {
+      // one rule that throws leaves a dead letter; the other rules still judge the sample
+      failed.guard(
+          record,
+          c.tracker().rule().id(),
+          () ->
+              c.check()
+                  .evaluate(sample, windows, lineage)
+                  .flatMap(c.tracker()::observe)
+                  .ifPresent(a -> forward(a, record.timestamp())));
     }
   }
 
@@ -91,5 +97,10 @@ final class LosslessHealthProcessor implements Processor<String, CounterRates, S
 
   private void forward(Alert alert, long timestamp) {
     context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+
+  @Override
+  public void close() {
+    failed.close();
   }
 }

@@ -11,6 +11,7 @@ import io.fabricpulse.schemas.gpu.XidCatalog;
 import io.fabricpulse.schemas.gpu.XidInfo;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
@@ -30,8 +31,6 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Per-GPU detection over fabric.raw.gpu (nvidia-smi samples) and fabric.raw.xid (kernel Xid
@@ -45,9 +44,9 @@ import org.slf4j.LoggerFactory;
  * counted, not lost: the FIRING record carries the count at firing time, the RESOLVED record the
  * final count and the last occurrence [DCGMX-190][DCGMX-239].
  */
-final class GpuDetectorProcessor implements Processor<String, SpecificRecord, String, Alert> {
+final class GpuDetectorProcessor
+    implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(GpuDetectorProcessor.class);
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
 
   private final GpuRules rules;
@@ -59,15 +58,19 @@ final class GpuDetectorProcessor implements Processor<String, SpecificRecord, St
   private KeyValueStore<String, GpuHistory> history;
   private KeyValueStore<String, String> pciToGpu;
   private KeyValueStore<String, String> xidCounts;
-  private ProcessorContext<String, Alert> context;
+  private final DetectorFailures failures;
+  private ProcessorContext<String, SpecificRecord> context;
+  private DetectorFailures.Task failed;
 
-  GpuDetectorProcessor(GpuRules rules) {
+  GpuDetectorProcessor(GpuRules rules, DetectorFailures failures) {
     this.rules = rules;
+    this.failures = failures;
   }
 
   @Override
-  public void init(ProcessorContext<String, Alert> context) {
+  public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    this.failed = failures.open(context);
     history = context.getStateStore(GpuHealthDetector.HISTORY_STORE);
     pciToGpu = context.getStateStore(GpuHealthDetector.PCI_STORE);
     xidCounts = context.getStateStore(GpuHealthDetector.XID_COUNT_STORE);
@@ -93,23 +96,17 @@ final class GpuDetectorProcessor implements Processor<String, SpecificRecord, St
     Lineage lineage = Lineage.of(context);
     try {
       if (record.value() instanceof GpuEcc sample) {
-        onSample(sample, lineage);
+        onSample(sample, lineage, record);
       } else if (record.value() instanceof GpuXid event) {
         onXid(event, lineage);
       }
     } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition
-      LOG.warn(
-          "GPU detection skipped record {}-{}@{} key {}: {}",
-          lineage.topic(),
-          lineage.partition(),
-          lineage.offset(),
-          record.key(),
-          e.toString());
+      // one bad record must not stop detection for the whole partition, nor vanish in a log
+      failed.failed(record, null, e);
     }
   }
 
-  private void onSample(GpuEcc s, Lineage lineage) {
+  private void onSample(GpuEcc s, Lineage lineage, Record<String, SpecificRecord> record) {
     String node = s.getCluster() + "/" + s.getNode();
     PciAddress.busDevice(s.getPciBusId())
         .ifPresent(bd -> pciToGpu.put(node + "/" + bd, Integer.toString(s.getGpu())));
@@ -119,30 +116,49 @@ final class GpuDetectorProcessor implements Processor<String, SpecificRecord, St
     GpuHistory now = next(prev, s, rules.keepCorrectedMs());
     long t = s.getTime().toEpochMilli();
 
+    // one rule that throws leaves a dead letter; the other rules still judge the sample
     for (AlertTracker tracker : ecc) {
       if (matches(tracker.rule(), s.getCluster(), s.getNode())) {
-        boolean firing = tracker.firing(subject.key()).isPresent();
-        GpuSampleChecks.ecc(tracker.rule(), firing, subject, s, prev, lineage)
-            .ifPresent(o -> observe(tracker, o, t));
+        failed.guard(
+            record,
+            tracker.rule().id(),
+            () -> {
+              boolean firing = tracker.firing(subject.key()).isPresent();
+              GpuSampleChecks.ecc(tracker.rule(), firing, subject, s, prev, lineage)
+                  .ifPresent(o -> observe(tracker, o, t));
+            });
       }
     }
     if (!eccFiring(subject)) {
       for (AlertTracker tracker : reset) {
         if (matches(tracker.rule(), s.getCluster(), s.getNode())) {
-          GpuSampleChecks.resetRequired(subject, s, lineage).ifPresent(o -> observe(tracker, o, t));
+          failed.guard(
+              record,
+              tracker.rule().id(),
+              () ->
+                  GpuSampleChecks.resetRequired(subject, s, lineage)
+                      .ifPresent(o -> observe(tracker, o, t)));
         }
       }
     }
     for (AlertTracker tracker : aging) {
       if (matches(tracker.rule(), s.getCluster(), s.getNode())) {
-        GpuSampleChecks.aging(tracker.rule(), subject, s, now, lineage)
-            .ifPresent(o -> observe(tracker, o, t));
+        failed.guard(
+            record,
+            tracker.rule().id(),
+            () ->
+                GpuSampleChecks.aging(tracker.rule(), subject, s, now, lineage)
+                    .ifPresent(o -> observe(tracker, o, t)));
       }
     }
     for (AlertTracker tracker : hot) {
       if (matches(tracker.rule(), s.getCluster(), s.getNode())) {
-        GpuSampleChecks.hot(tracker.rule(), subject, s, lineage)
-            .ifPresent(o -> observe(tracker, o, t));
+        failed.guard(
+            record,
+            tracker.rule().id(),
+            () ->
+                GpuSampleChecks.hot(tracker.rule(), subject, s, lineage)
+                    .ifPresent(o -> observe(tracker, o, t)));
       }
     }
     history.put(historyKey, now);
@@ -429,5 +445,10 @@ final class GpuDetectorProcessor implements Processor<String, SpecificRecord, St
 
   private static boolean matches(Rule rule, String cluster, String node) {
     return rule.selectors().matches(cluster, node, null, null, null);
+  }
+
+  @Override
+  public void close() {
+    failed.close();
   }
 }

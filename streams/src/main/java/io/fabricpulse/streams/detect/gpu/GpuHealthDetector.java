@@ -6,6 +6,7 @@ import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
@@ -30,7 +31,8 @@ import org.apache.kafka.streams.kstream.Named;
  * source-fabric-raw-gpu -> gpu-samples ─┐
  * source-fabric-raw-xid -> gpu-xids ────┴ gpu-inputs-merge
  *   -> gpu-detector [gpu-history, gpu-pci, gpu-xid-counts, gpu-tracker]
- *   -> fabric.alerts, fabric.alerts.active
+ *   -> gpu-results-only -> gpu-results-cast -> fabric.alerts, fabric.alerts.active
+ *   -> gpu-dead-letters-only -> gpu-dead-letters-cast -> gpu-sink-dlq (fabric.dlq)
  * </pre>
  */
 public final class GpuHealthDetector {
@@ -86,16 +88,18 @@ public final class GpuHealthDetector {
     KStream<String, SpecificRecord> xids =
         inputs.stream(inputs.topics().xid(), GpuXid.class)
             .mapValues(v -> (SpecificRecord) v, Named.as("gpu-xids"));
-    KStream<String, Alert> alerts =
+    DetectorFailures failures = DetectorFailures.of(inputs, "gpu", PROCESSOR);
+    KStream<String, SpecificRecord> out =
         samples
             .merge(xids, Named.as("gpu-inputs-merge"))
             .process(
-                () -> new GpuDetectorProcessor(gpuRules),
+                () -> new GpuDetectorProcessor(gpuRules, failures),
                 Named.as(PROCESSOR),
                 HISTORY_STORE,
                 PCI_STORE,
                 XID_COUNT_STORE,
                 TRACKER_STORE);
+    KStream<String, Alert> alerts = failures.routeDeadLetters(out, Alert.class);
     AlertSinks.addTo(alerts, "gpu", inputs.topics(), inputs.serdes().alert());
   }
 }

@@ -6,6 +6,7 @@ import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
@@ -14,6 +15,7 @@ import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -41,7 +43,8 @@ import org.apache.kafka.streams.kstream.Named;
  * source-fabric-rates -> rates-in-node-order -> link-rates-only
  *   -> link-detector [link-port-state, link-down-ports, link-netdev-ports, link-node-clocks,
  *                     link-alert-tracker]
- *   -> fabric.alerts, fabric.alerts.active
+ *   -> link-results-only -> link-results-cast -> fabric.alerts, fabric.alerts.active
+ *   -> link-dead-letters-only -> link-dead-letters-cast -> link-sink-dlq (fabric.dlq)
  * </pre>
  */
 public final class LinkHealthDetector {
@@ -63,10 +66,12 @@ public final class LinkHealthDetector {
 
   public static final String PROCESSOR = "link-detector";
 
+  static final String MODULE_NAME = "link";
+
   /** The link family as the pipeline registers it. */
   public static final DetectorModule MODULE =
       DetectorModule.of(
-          "link",
+          MODULE_NAME,
           EnumSet.of(
               AlertKind.LINK_FLAP,
               AlertKind.LINK_DOWN,
@@ -101,18 +106,20 @@ public final class LinkHealthDetector {
     List<PhyErrorsCheck> phy =
         rules.enabledFor(Detector.PHY_ERRORS).stream().map(PhyErrorsCheck::new).toList();
 
-    KStream<String, Alert> alerts =
+    DetectorFailures failures = DetectorFailures.of(inputs, MODULE_NAME, PROCESSOR);
+    KStream<String, SpecificRecord> out =
         inputs
             .ratesInNodeOrder()
             .filter((key, r) -> isLinkInput(r), Named.as("link-rates-only"))
             .process(
-                () -> new LinkHealthProcessor(flaps, downs, degraded, phy),
+                () -> new LinkHealthProcessor(flaps, downs, degraded, phy, failures),
                 Named.as(PROCESSOR),
                 PORT_STORE,
                 DOWN_PORTS_STORE,
                 NETDEV_STORE,
                 NODE_CLOCK_STORE,
                 TRACKER_STORE);
+    KStream<String, Alert> alerts = failures.routeDeadLetters(out, Alert.class);
     AlertSinks.addTo(alerts, "link", inputs.topics(), inputs.serdes().alert());
   }
 

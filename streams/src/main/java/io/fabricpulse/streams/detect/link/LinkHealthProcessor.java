@@ -5,6 +5,7 @@ import io.fabricpulse.avro.AlertState;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.NodeClocks;
 import io.fabricpulse.streams.alerts.Observation;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -32,8 +34,11 @@ import org.slf4j.LoggerFactory;
  * on fires without further samples of its own. Punctuation judges each port at its node's clock
  * ({@link NodeClocks}: the node's latest sample), never at stream time, which another node of the
  * partition may have driven ahead: a port is never "down for 248 s" that its node saw down for 26.
+ *
+ * <p>A check that throws leaves a dead letter ({@link DetectorFailures}) and the other rules still
+ * judge the same sample.
  */
-final class LinkHealthProcessor implements Processor<String, CounterRates, String, Alert> {
+final class LinkHealthProcessor implements Processor<String, CounterRates, String, SpecificRecord> {
 
   private static final Logger LOG = LoggerFactory.getLogger(LinkHealthProcessor.class);
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
@@ -44,8 +49,11 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
   private final List<PhyErrorsCheck> phyChecks;
   private final long flapWindowMs;
   private final long settleMs;
+  private final long reestablishMs;
+  private final DetectorFailures failures;
 
-  private ProcessorContext<String, Alert> context;
+  private ProcessorContext<String, SpecificRecord> context;
+  private DetectorFailures.Task failed;
   private KeyValueStore<String, PortLinkState> ports;
   private KeyValueStore<String, Long> downPorts;
   private KeyValueStore<String, String> netdevPorts;
@@ -59,19 +67,27 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
       List<FlapCheck> flapChecks,
       List<DownCheck> downChecks,
       List<DegradedCheck> degradedChecks,
-      List<PhyErrorsCheck> phyChecks) {
+      List<PhyErrorsCheck> phyChecks,
+      DetectorFailures failures) {
+    this.failures = failures;
     this.flapChecks = flapChecks;
     this.downChecks = downChecks;
     this.degradedChecks = degradedChecks;
     this.phyChecks = phyChecks;
     this.flapWindowMs = flapChecks.stream().mapToLong(FlapCheck::windowMs).max().orElse(0);
-    // one established value per port: the shortest settle time of the link_degraded rules
+    // one established value per port: the shortest settle and re-establish times of the rules
     this.settleMs = degradedChecks.stream().mapToLong(DegradedCheck::settleMs).min().orElse(60_000);
+    this.reestablishMs =
+        degradedChecks.stream()
+            .mapToLong(DegradedCheck::reestablishMs)
+            .min()
+            .orElse(Duration.ofHours(24).toMillis());
   }
 
   @Override
-  public void init(ProcessorContext<String, Alert> context) {
+  public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    this.failed = failures.open(context);
     ports = context.getStateStore(LinkHealthDetector.PORT_STORE);
     downPorts = context.getStateStore(LinkHealthDetector.DOWN_PORTS_STORE);
     netdevPorts = context.getStateStore(LinkHealthDetector.NETDEV_STORE);
@@ -93,25 +109,21 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
       return;
     }
     Lineage lineage = lineageOf(record.headers());
-    try {
-      if (rates.getSource() == RateSource.PORT) {
-        onPortSample(new LinkSample(rates), lineage, record.timestamp());
-      } else if (rates.getSource() == RateSource.PFC) {
-        onNetdevSample(new LinkSample(rates), lineage, record.timestamp());
-      }
-    } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition
-      LOG.warn(
-          "link detection skipped record {}-{}@{} key {}: {}",
-          lineage.topic(),
-          lineage.partition(),
-          lineage.offset(),
-          record.key(),
-          e.toString());
-    }
+    // a failure outside one rule's check (reading the sample, the port state) skips the record
+    failed.guard(
+        record,
+        null,
+        () -> {
+          if (rates.getSource() == RateSource.PORT) {
+            onPortSample(new LinkSample(rates), lineage, record);
+          } else if (rates.getSource() == RateSource.PFC) {
+            onNetdevSample(new LinkSample(rates), lineage, record);
+          }
+        });
   }
 
-  private void onPortSample(LinkSample s, Lineage lineage, long timestamp) {
+  private void onPortSample(LinkSample s, Lineage lineage, Record<String, CounterRates> record) {
+    long timestamp = record.timestamp();
     CounterRates r = s.rates();
     String key = s.portKey();
     PortLinkState st = Optional.ofNullable(ports.get(key)).orElseGet(PortLinkState::new);
@@ -144,27 +156,78 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     st.symbolErrors.add(now, s.increase("symbol_error"));
     st.linkErrorRecovery.add(now, s.increase("link_error_recovery"));
 
-    evaluateFlaps(st, now, newDownEvent, lineage, timestamp);
+    evaluateFlaps(st, now, newDownEvent, lineage, record);
     for (int i = 0; i < downChecks.size(); i++) {
       AlertTracker tracker = downTrackers.get(i);
-      String subject = LinkSubjects.of(st).key();
-      if (downRestarted && tracker.firing(subject).isEmpty()) {
-        // link_downed moved while down: the link trained and dropped again, a new drop
-        tracker.observe(Observation.clean(LinkSubjects.of(st), now, lineage));
-      }
-      observe(tracker, downChecks.get(i).evaluate(st, now, lineage), timestamp);
+      DownCheck check = downChecks.get(i);
+      failed.guard(
+          record,
+          check.rule().id(),
+          () -> {
+            String subject = LinkSubjects.of(st).key();
+            if (downRestarted && tracker.firing(subject).isEmpty()) {
+              // link_downed moved while down: the link trained and dropped again, a new drop
+              tracker.observe(Observation.clean(LinkSubjects.of(st), now, lineage));
+            }
+            observe(tracker, check.evaluate(st, now, lineage), timestamp);
+          });
     }
+    DegradedCheck.Lowered lowered = learnEstablished(st, s, now);
     for (int i = 0; i < degradedChecks.size(); i++) {
-      observe(degradedTrackers.get(i), degradedChecks.get(i).evaluate(st, s, lineage), timestamp);
+      AlertTracker tracker = degradedTrackers.get(i);
+      DegradedCheck check = degradedChecks.get(i);
+      failed.guard(
+          record,
+          check.rule().id(),
+          () -> {
+            if (lowered != null) {
+              check
+                  .accepted(tracker, st, lowered, now, lineage)
+                  .ifPresent(a -> forward(a, timestamp));
+            }
+            observe(tracker, check.evaluate(st, s, lineage), timestamp);
+          });
     }
     for (int i = 0; i < phyChecks.size(); i++) {
-      observe(phyTrackers.get(i), phyChecks.get(i).evaluate(st, s, lineage), timestamp);
-    }
-    if (s.active()) {
-      st.speed.observe(r.getRateGbps() == null ? 0 : r.getRateGbps(), now, settleMs);
-      st.lanes.observe(s.lanes(), now, settleMs);
+      AlertTracker tracker = phyTrackers.get(i);
+      PhyErrorsCheck check = phyChecks.get(i);
+      failed.guard(
+          record,
+          check.rule().id(),
+          () -> observe(tracker, check.evaluate(st, s, lineage), timestamp));
     }
     ports.put(key, st);
+  }
+
+  /**
+   * Learns the port's established speed and width from this sample, before the link_degraded checks
+   * judge it. Returns what was replaced when this sample re-established a lower value (held for
+   * reestablish_after), else null.
+   */
+  private DegradedCheck.Lowered learnEstablished(PortLinkState st, LinkSample s, long now) {
+    if (!s.active()) {
+      st.speed.interrupt();
+      st.lanes.interrupt();
+      return null;
+    }
+    double gbpsBefore = st.speed.value;
+    int lanesBefore = (int) st.lanes.value;
+    long speedSince = st.speed.candidateSince;
+    long lanesSince = st.lanes.candidateSince;
+    double gbps = s.rates().getRateGbps() == null ? 0 : s.rates().getRateGbps();
+    boolean speedLowered =
+        st.speed.observe(gbps, now, settleMs, reestablishMs) == EstablishedValue.Change.LOWERED;
+    boolean lanesLowered =
+        st.lanes.observe(s.lanes(), now, settleMs, reestablishMs)
+            == EstablishedValue.Change.LOWERED;
+    if (!speedLowered && !lanesLowered) {
+      return null;
+    }
+    long since =
+        speedLowered && lanesLowered
+            ? Math.min(speedSince, lanesSince)
+            : speedLowered ? speedSince : lanesSince;
+    return new DegradedCheck.Lowered(gbpsBefore, lanesBefore, since);
   }
 
   /**
@@ -190,7 +253,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
   }
 
   /** RoCE: link_down_events_phy of the port's netdev [K-ethdoc] (F8). */
-  private void onNetdevSample(LinkSample s, Lineage lineage, long timestamp) {
+  private void onNetdevSample(LinkSample s, Lineage lineage, Record<String, CounterRates> record) {
     long increase = s.increase(LinkSample.LINK_DOWN_EVENTS_PHY);
     if (increase == 0 || s.rates().getNetdev() == null) {
       return;
@@ -205,22 +268,32 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     clocks.advance(st.cluster, st.node, now);
     PortLinkState.addEvents(st.phyDowns, now, increase);
     st.pruneEvents(now, flapWindowMs);
-    evaluateFlaps(st, now, true, lineage, timestamp);
+    evaluateFlaps(st, now, true, lineage, record);
     ports.put(key, st);
   }
 
   private void evaluateFlaps(
-      PortLinkState st, long now, boolean newDownEvent, Lineage lineage, long timestamp) {
+      PortLinkState st,
+      long now,
+      boolean newDownEvent,
+      Lineage lineage,
+      Record<String, CounterRates> record) {
     for (int i = 0; i < flapChecks.size(); i++) {
       AlertTracker tracker = flapTrackers.get(i);
-      boolean firing = tracker.firing(LinkSubjects.of(st).key()).isPresent();
-      Observation o = flapChecks.get(i).evaluate(st, now, newDownEvent, firing, lineage);
-      Optional<Alert> alert = tracker.observe(o);
-      if (alert.isPresent() && alert.get().getState() == AlertState.FIRING) {
-        // these events made this alert; a later one needs down_events new ones
-        st.flapCountedUntil.put(tracker.rule().id(), now);
-      }
-      alert.ifPresent(a -> forward(a, timestamp));
+      FlapCheck check = flapChecks.get(i);
+      failed.guard(
+          record,
+          check.rule().id(),
+          () -> {
+            boolean firing = tracker.firing(LinkSubjects.of(st).key()).isPresent();
+            Observation o = check.evaluate(st, now, newDownEvent, firing, lineage);
+            Optional<Alert> alert = tracker.observe(o);
+            if (alert.isPresent() && alert.get().getState() == AlertState.FIRING) {
+              // these events made this alert; a later one needs down_events new ones
+              st.flapCountedUntil.put(tracker.rule().id(), now);
+            }
+            alert.ifPresent(a -> forward(a, record.timestamp()));
+          });
     }
   }
 
@@ -273,5 +346,10 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
 
   private void forward(Alert alert, long timestamp) {
     context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+
+  @Override
+  public void close() {
+    failed.close();
   }
 }

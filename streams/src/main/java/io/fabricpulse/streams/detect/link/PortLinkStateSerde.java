@@ -12,10 +12,15 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
-/** Binary form of {@link PortLinkState} for its store and changelog, with a version byte. */
+/**
+ * Binary form of {@link PortLinkState} for its store and changelog, with a version byte. Version 2
+ * adds each established value's highest value; a version 1 record (written before) reads as if its
+ * established value were the highest.
+ */
 final class PortLinkStateSerde implements Serde<PortLinkState> {
 
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2;
+  private static final byte VERSION_WITHOUT_HIGHEST = 1;
 
   @Override
   public Serializer<PortLinkState> serializer() {
@@ -57,6 +62,7 @@ final class PortLinkStateSerde implements Serde<PortLinkState> {
         out.writeDouble(v.value);
         out.writeDouble(v.candidate);
         out.writeLong(v.candidateSince);
+        out.writeDouble(v.highest);
       }
       for (RollingSum sum : List.of(s.symbolErrors, s.linkErrorRecovery)) {
         out.writeInt(sum.buckets().size());
@@ -76,7 +82,7 @@ final class PortLinkStateSerde implements Serde<PortLinkState> {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
       byte version = in.readByte();
-      if (version != VERSION) {
+      if (version != VERSION && version != VERSION_WITHOUT_HIGHEST) {
         throw new IllegalStateException("unknown port link state version " + version);
       }
       PortLinkState s = new PortLinkState();
@@ -104,6 +110,7 @@ final class PortLinkStateSerde implements Serde<PortLinkState> {
         v.value = in.readDouble();
         v.candidate = in.readDouble();
         v.candidateSince = in.readLong();
+        v.highest = version == VERSION_WITHOUT_HIGHEST ? v.value : in.readDouble();
       }
       for (RollingSum sum : List.of(s.symbolErrors, s.linkErrorRecovery)) {
         int n = in.readInt();

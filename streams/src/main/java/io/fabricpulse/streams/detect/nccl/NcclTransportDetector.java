@@ -7,6 +7,7 @@ import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.FiringPolicy;
@@ -34,6 +35,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * source-fabric-rates -> nccl-port-state-changes [nccl-port-last-state]               |
  *   -> repartition nccl-port-changes-by-node -> nccl-port-changes-as-input -> nccl-inputs-merge
  *   -> nccl-transport-detector [nccl-transport-verdicts, nccl-node-ports, nccl-alert-tracker]
+ *      -> nccl-dead-letters-only -> nccl-dead-letters-cast -> nccl-sink-dlq (fabric.dlq)
  *      -> nccl-transports-only -> nccl-transports-cast -> nccl-to-transport (fabric.nccl.transport)
  *      -> nccl-alerts-only -> nccl-alerts-cast -> nccl-alerts-key-by-job
  *         -> repartition nccl-alerts-by-job -> nccl-job-incidents [nccl-job-incidents]
@@ -128,14 +130,16 @@ public final class NcclTransportDetector {
                     .withNumberOfPartitions(partitions))
             .mapValues(r -> (SpecificRecord) r, Named.as("nccl-port-changes-as-input"));
     NcclChecks checks = new NcclChecks(rules);
+    DetectorFailures failures = DetectorFailures.of(inputs, "nccl", PROCESSOR);
     KStream<String, SpecificRecord> out =
         logs.merge(portChanges, Named.as("nccl-inputs-merge"))
             .process(
-                () -> new NcclTransportProcessor(checks),
+                () -> new NcclTransportProcessor(checks, failures),
                 Named.as(PROCESSOR),
                 VERDICT_STORE,
                 NODE_PORTS_STORE,
                 TRACKER_STORE);
+    failures.sinkDeadLetters(out);
     out.filter((key, v) -> v instanceof NcclTransport, Named.as("nccl-transports-only"))
         .mapValues(v -> (NcclTransport) v, Named.as("nccl-transports-cast"))
         .to(

@@ -7,6 +7,7 @@ import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.schemas.nccl.NcclKind;
 import io.fabricpulse.schemas.nccl.NcclTransportVerdict;
 import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.alerts.TrackerState;
@@ -27,8 +28,6 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Per host (key cluster/host): folds NCCL records into one {@link NcclTransportVerdict} per (host,
@@ -45,7 +44,6 @@ import org.slf4j.LoggerFactory;
 final class NcclTransportProcessor
     implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(NcclTransportProcessor.class);
   private static final StringSerializer KEYS = new StringSerializer();
 
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
@@ -57,18 +55,22 @@ final class NcclTransportProcessor
 
   private final NcclChecks checks;
   private final Map<String, AlertTracker> trackers = new LinkedHashMap<>();
+  private final DetectorFailures failures;
   private ProcessorContext<String, SpecificRecord> context;
+  private DetectorFailures.Task failed;
   private KeyValueStore<String, NcclTransportVerdict> verdicts;
   private KeyValueStore<String, NodePorts> nodePorts;
   private long lastExpiryScan = Long.MIN_VALUE;
 
-  NcclTransportProcessor(NcclChecks checks) {
+  NcclTransportProcessor(NcclChecks checks, DetectorFailures failures) {
     this.checks = checks;
+    this.failures = failures;
   }
 
   @Override
   public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    this.failed = failures.open(context);
     this.verdicts = context.getStateStore(NcclTransportDetector.VERDICT_STORE);
     this.nodePorts = context.getStateStore(NcclTransportDetector.NODE_PORTS_STORE);
     KeyValueStore<String, TrackerState> trackerStore =
@@ -89,14 +91,8 @@ final class NcclTransportProcessor
         onPortChange(record.key(), rates, lineage);
       }
     } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition
-      LOG.warn(
-          "NCCL detection skipped record {}-{}@{} key {}: {}",
-          lineage.topic(),
-          lineage.partition(),
-          lineage.offset(),
-          record.key(),
-          e.toString());
+      // one bad record must not stop detection for the whole partition, nor vanish in a log
+      failed.failed(record, null, e);
     }
   }
 
@@ -201,5 +197,10 @@ final class NcclTransportProcessor
   static String transportKey(NcclTransportVerdict verdict, NcclLog log) {
     String what = verdict.job() != null ? verdict.job() : "file:" + log.getFile();
     return verdict.cluster() + "/" + verdict.host() + "/" + what;
+  }
+
+  @Override
+  public void close() {
+    failed.close();
   }
 }

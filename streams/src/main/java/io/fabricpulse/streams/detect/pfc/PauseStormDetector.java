@@ -6,6 +6,7 @@ import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
@@ -14,6 +15,7 @@ import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -33,6 +35,8 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * source-fabric-rates -> pfc-rates-only -> pfc-port-detector [pfc-pause-storm-tracker, -held]
+ *   -> pfc-dead-letters-only -> pfc-dead-letters-cast -> pfc-sink-dlq (fabric.dlq)
+ *   -> pfc-results-only -> pfc-results-cast
  *   -> pfc-storm-alerts (and progress ticks) -> pfc-storms-key-by-cluster
  *        -> repartition pfc-storms-by-cluster
  *        -> pfc-pause-propagation [pfc-pause-propagation-storms, -tracker, -victims, -pending,
@@ -119,12 +123,15 @@ public final class PauseStormDetector {
             .filter(
                 (key, r) -> r != null && r.getSource() == RateSource.PFC,
                 Named.as("pfc-rates-only"));
-    KStream<String, Alert> portAlerts =
+    DetectorFailures failures = DetectorFailures.of(inputs, "pfc", PORT_PROCESSOR);
+    KStream<String, SpecificRecord> portOut =
         pfcRates.process(
-            () -> new PfcDetectorProcessor(stormChecks, misconfigChecks, propagationRules),
+            () ->
+                new PfcDetectorProcessor(stormChecks, misconfigChecks, propagationRules, failures),
             Named.as(PORT_PROCESSOR),
             TRACKER_STORE,
             HELD_STORMS_STORE);
+    KStream<String, Alert> portAlerts = failures.routeDeadLetters(portOut, Alert.class);
     // a null value is a progress tick (StormPage.TICK), keyed by its cluster already
     KStream<String, Alert> stormAlerts =
         portAlerts.filter(

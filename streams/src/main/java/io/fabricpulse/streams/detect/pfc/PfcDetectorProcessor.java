@@ -5,6 +5,7 @@ import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.alerts.TrackerState;
@@ -15,13 +16,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Per-port PFC detection over fabric.rates (source PFC): pause_storm and pfc_misconfig rules, each
@@ -36,10 +36,13 @@ import org.slf4j.LoggerFactory;
  * this one has got even while it has no storm to send ({@link UpstreamWatermark}). A storm record
  * is never sent at or below the last tick's time (an out-of-order sample's alert goes out just
  * after it; its started_at is unchanged), so the task keeps that promise.
+ *
+ * <p>A check that throws leaves a dead letter ({@link DetectorFailures}) and the other rules still
+ * judge the same sample.
  */
-final class PfcDetectorProcessor implements Processor<String, CounterRates, String, Alert> {
+final class PfcDetectorProcessor
+    implements Processor<String, CounterRates, String, SpecificRecord> {
 
-  private static final Logger LOG = LoggerFactory.getLogger(PfcDetectorProcessor.class);
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
 
   /** A check and the tracker of its rule. */
@@ -49,9 +52,11 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
   private final List<PauseStormCheck> stormChecks;
   private final List<PfcMisconfigCheck> misconfigChecks;
   private final List<Rule> propagationRules;
+  private final DetectorFailures failures;
   private final List<Checked> checked = new ArrayList<>();
   private VictimHold hold;
-  private ProcessorContext<String, Alert> context;
+  private ProcessorContext<String, SpecificRecord> context;
+  private DetectorFailures.Task failed;
   private String source;
   private final Set<String> clusters = new TreeSet<>();
   private long lastTick = Long.MIN_VALUE;
@@ -59,15 +64,18 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
   PfcDetectorProcessor(
       List<PauseStormCheck> stormChecks,
       List<PfcMisconfigCheck> misconfigChecks,
-      List<Rule> propagationRules) {
+      List<Rule> propagationRules,
+      DetectorFailures failures) {
+    this.failures = failures;
     this.stormChecks = stormChecks;
     this.misconfigChecks = misconfigChecks;
     this.propagationRules = propagationRules;
   }
 
   @Override
-  public void init(ProcessorContext<String, Alert> context) {
+  public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    this.failed = failures.open(context);
     this.source = "fabric.rates-" + context.taskId().partition();
     KeyValueStore<String, TrackerState> store =
         context.getStateStore(PauseStormDetector.TRACKER_STORE);
@@ -91,22 +99,23 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
     }
     clusters.add(rates.getCluster());
     Lineage lineage = Lineage.of(context);
+    PfcSample sample;
     try {
-      PfcSample sample = new PfcSample(rates);
-      for (Checked c : checked) {
-        for (Observation o : c.check().apply(sample, lineage)) {
-          c.tracker().observe(o).ifPresent(a -> forward(a, record.timestamp()));
-        }
-      }
+      sample = new PfcSample(rates);
     } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition
-      LOG.warn(
-          "PFC detection skipped record {}-{}@{} key {}: {}",
-          lineage.topic(),
-          lineage.partition(),
-          lineage.offset(),
-          record.key(),
-          e.toString());
+      failed.failed(record, null, e);
+      return;
+    }
+    for (Checked c : checked) {
+      // one rule that throws leaves a dead letter; the other rules still judge the sample
+      failed.guard(
+          record,
+          c.tracker().rule().id(),
+          () -> {
+            for (Observation o : c.check().apply(sample, lineage)) {
+              c.tracker().observe(o).ifPresent(a -> forward(a, record.timestamp()));
+            }
+          });
     }
   }
 
@@ -136,5 +145,10 @@ final class PfcDetectorProcessor implements Processor<String, CounterRates, Stri
     }
     long timestamp = Math.max(h.timestamp(), lastTick + 1);
     context.forward(new Record<>(a.getAlertId(), a, timestamp, h.page().headers(source)));
+  }
+
+  @Override
+  public void close() {
+    failed.close();
   }
 }

@@ -5,6 +5,7 @@ import io.fabricpulse.avro.SmEventKind;
 import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * time and at the watermark, never at a clock that ran ahead of a lagging source. So the same input
  * history gives the same alerts whatever the interleaving of the sources.
  */
-final class SmDetectorProcessor implements Processor<String, SmSweep, String, Alert> {
+final class SmDetectorProcessor implements Processor<String, SmSweep, String, SpecificRecord> {
 
   private static final Logger LOG = LoggerFactory.getLogger(SmDetectorProcessor.class);
 
@@ -53,16 +55,20 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Al
   private KeyValueStore<String, SmClusterState> states;
   private KeyValueStore<String, SmSourceClocks> clocks;
   private SmEventBuffer buffer;
-  private ProcessorContext<String, Alert> context;
+  private final DetectorFailures failures;
+  private ProcessorContext<String, SpecificRecord> context;
+  private DetectorFailures.Task failed;
 
-  SmDetectorProcessor(SmRules rules) {
+  SmDetectorProcessor(SmRules rules, DetectorFailures failures) {
     this.rules = rules;
+    this.failures = failures;
     this.sourceTimeoutMs = rules.sourceTimeoutMs();
   }
 
   @Override
-  public void init(ProcessorContext<String, Alert> context) {
+  public void init(ProcessorContext<String, SpecificRecord> context) {
     this.context = context;
+    this.failed = failures.open(context);
     this.states = context.getStateStore(SubnetManagerDetector.STATE_STORE);
     this.clocks = context.getStateStore(SubnetManagerDetector.CLOCK_STORE);
     this.buffer = new SmEventBuffer(context.getStateStore(SubnetManagerDetector.BUFFER_STORE));
@@ -115,14 +121,8 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Al
       }
       clocks.put(cluster, after);
     } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition
-      LOG.warn(
-          "SM detection skipped record {}-{}@{} key {}: {}",
-          lineage.topic(),
-          lineage.partition(),
-          lineage.offset(),
-          record.key(),
-          e.toString());
+      // one bad record must not stop detection for the whole partition, nor vanish in a log
+      failed.failed(record, null, e);
     }
   }
 
@@ -368,5 +368,10 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Al
 
   private void forward(Alert alert, long timestamp) {
     context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+  }
+
+  @Override
+  public void close() {
+    failed.close();
   }
 }

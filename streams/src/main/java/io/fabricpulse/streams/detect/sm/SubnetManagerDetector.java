@@ -5,12 +5,14 @@ import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
@@ -28,7 +30,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *
  * <pre>
  * source-fabric-raw-sm -> sm-key-by-cluster -> repartition sm-by-cluster
- *   -> sm-detector [sm-buffer, sm-clocks, sm-state, sm-tracker] -> fabric.alerts, fabric.alerts.active
+ *   -> sm-detector [sm-buffer, sm-clocks, sm-state, sm-tracker]
+ *   -> sm-results-only -> sm-results-cast -> fabric.alerts, fabric.alerts.active
+ *   -> sm-dead-letters-only -> sm-dead-letters-cast -> sm-sink-dlq (fabric.dlq)
  * </pre>
  */
 public final class SubnetManagerDetector {
@@ -76,19 +80,21 @@ public final class SubnetManagerDetector {
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     SmRules smRules = SmRules.from(rules);
     KStream<String, SmSweep> sm = inputs.stream(inputs.topics().sm(), SmSweep.class);
-    KStream<String, Alert> alerts =
+    DetectorFailures failures = DetectorFailures.of(inputs, "sm", PROCESSOR);
+    KStream<String, SpecificRecord> out =
         sm.filter((key, r) -> r != null, Named.as("sm-non-null"))
             .selectKey((key, r) -> r.getCluster(), Named.as("sm-key-by-cluster"))
             .repartition(
                 Repartitioned.with(Serdes.String(), inputs.serdes().value(SmSweep.class))
                     .withName(BY_CLUSTER))
             .process(
-                () -> new SmDetectorProcessor(smRules),
+                () -> new SmDetectorProcessor(smRules, failures),
                 Named.as(PROCESSOR),
                 BUFFER_STORE,
                 CLOCK_STORE,
                 STATE_STORE,
                 TRACKER_STORE);
+    KStream<String, Alert> alerts = failures.routeDeadLetters(out, Alert.class);
     AlertSinks.addTo(alerts, "sm", inputs.topics(), inputs.serdes().alert());
   }
 }

@@ -487,7 +487,15 @@ class LosslessHealthDetectorTest {
               LosslessHealthDetector.MTU_TRACKER_STORE,
               "ecn-mtu-by-cluster-repartition",
               "ecn-to-alerts",
-              "ecn-to-alerts-active")) {
+              "ecn-to-alerts-active",
+              "ecn-results-only",
+              "ecn-results-cast",
+              "ecn-dead-letters-only",
+              "ecn-dead-letters-cast",
+              "ecn-sink-dlq",
+              "rates-in-node-order",
+              "rates-order-buffer",
+              "rates-order-clocks")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
       // only the cluster-wide MTU census is repartitioned; ports are judged in their node's

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.Severity;
@@ -17,17 +18,25 @@ import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.kmsg.KernelLogXidParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiCsvParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiQParser;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.TrackerState;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
+import io.fabricpulse.streams.rules.Detector;
+import io.fabricpulse.streams.rules.Rule;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.rules.Selectors;
+import io.fabricpulse.streams.rules.Thresholds;
 import io.fabricpulse.streams.testing.RawDetectorDriver;
 import io.fabricpulse.streams.testing.RepoPaths;
 import io.fabricpulse.streams.testing.Samples;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.test.TestRecord;
@@ -252,6 +261,91 @@ class GpuHealthDetectorTest {
     }
   }
 
+  /**
+   * A gpu_ecc rule built in code without the retired_pages threshold its check reads throws on
+   * every sample that carries ECC fields. Each such sample leaves a dead letter naming the
+   * detector, the rule, the input's coordinates and the exception, the failure metric counts it,
+   * and the other rules still judge the same samples: GPU 3 at 92 C still raises GPU_HOT.
+   */
+  @Test
+  void aRuleThatThrowsLeavesADeadLetterPerSampleAndGpuHotStillFires(TestInfo info) {
+    Rule broken =
+        new Rule(
+            "gpu-ecc-from-code",
+            Detector.GPU_ECC,
+            Severity.CRITICAL,
+            new Thresholds(Map.of("uncorrectable_increase", 1L)),
+            Duration.ofSeconds(60),
+            Selectors.ANY,
+            Map.of(),
+            true,
+            "",
+            "",
+            "<code>");
+    List<Rule> rules = new ArrayList<>(defaults.all());
+    rules.add(broken);
+    try (RawDetectorDriver d =
+        new RawDetectorDriver(
+            "gpu-test", GpuHealthDetector::addTo, RuleSet.of(rules), stateDir, "gpu-dlq", T0)) {
+      List<GpuEcc> samples = new ArrayList<>();
+      for (int s = 100; s <= 220; s += 10) {
+        samples.add(gpu3(s).setTemperatureGpu(92).build());
+      }
+      for (int s = 230; s <= 300; s += 10) {
+        samples.add(gpu3(s).setTemperatureGpu(70).build());
+      }
+      samples.forEach(d::pipe);
+
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(2, alerts.size(), alerts.toString());
+      assertEquals(AlertKind.GPU_HOT, alerts.get(0).getKind());
+      assertEquals(at(100), alerts.get(0).getStartedAt());
+      assertEquals(AlertState.RESOLVED, alerts.get(1).getState());
+      assertEquals(at(290), alerts.get(1).getResolvedAt());
+
+      List<DeadLetter> letters = d.readDeadLetters();
+      assertEquals(samples.size(), letters.size(), letters.toString());
+      for (int i = 0; i < letters.size(); i++) {
+        assertEquals((long) i, letters.get(i).getOffset());
+        assertEquals(samples.get(i).getTime(), letters.get(i).getTime());
+      }
+      DeadLetter first = letters.get(0);
+      assertEquals("gpu", first.getDetector());
+      assertEquals("gpu-ecc-from-code", first.getRule());
+      assertEquals(GpuHealthDetector.PROCESSOR, first.getProcessor());
+      assertEquals("fabric.raw.gpu", first.getTopic());
+      assertEquals(0, first.getPartition());
+      assertEquals(
+          "java.lang.IllegalArgumentException: no threshold retired_pages", first.getException());
+      assertEquals(
+          "detector gpu rule gpu-ecc-from-code failed:"
+              + " java.lang.IllegalArgumentException: no threshold retired_pages",
+          first.getReason());
+      assertEquals("c1/gpu017", StandardCharsets.UTF_8.decode(first.getKey()).toString());
+      byte[] value = new byte[first.getValue().remaining()];
+      first.getValue().get(value);
+      assertEquals(
+          samples.get(0),
+          d.serdes.value(GpuEcc.class).deserializer().deserialize("fabric.raw.gpu", value),
+          "the dead letter carries the input record");
+
+      assertEquals((double) samples.size(), DetectorFailures.total(d.driver.metrics(), "gpu"));
+      assertEquals(0.0, DetectorFailures.total(d.driver.metrics(), "link"));
+    }
+  }
+
+  @Test
+  void theShippedRulesLeaveNoDeadLetter(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      for (int s = 0; s <= 300; s += 10) {
+        d.pipe(gpu3(s).setTemperatureGpu(s >= 100 && s <= 220 ? 92 : 55).build());
+      }
+      assertEquals(2, d.readAlerts().size());
+      assertEquals(List.of(), d.readDeadLetters());
+      assertEquals(0.0, DetectorFailures.total(d.driver.metrics(), "gpu"));
+    }
+  }
+
   @Test
   void notAvailableFieldsNeverFire(TestInfo info) {
     String csv = "gpu/nvgpuexp-h100-query-gpu-ecc-csv.txt";
@@ -410,8 +504,13 @@ class GpuHealthDetectorTest {
               GpuHealthDetector.PCI_STORE,
               GpuHealthDetector.XID_COUNT_STORE,
               GpuHealthDetector.TRACKER_STORE,
+              "gpu-results-only",
+              "gpu-results-cast",
               "gpu-to-alerts",
-              "gpu-to-alerts-active")) {
+              "gpu-to-alerts-active",
+              "gpu-dead-letters-only",
+              "gpu-dead-letters-cast",
+              "gpu-sink-dlq")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
       assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);

@@ -232,6 +232,110 @@ class LinkHealthDetectorTest {
     }
   }
 
+  /** gpu030 mlx5_0 sampled every minute at {@code gbps} 4X from {@code from} to {@code to}. */
+  private static void runAt(LinkDriver d, double gbps, long from, long to) {
+    for (long s = from; s <= to; s += 60) {
+      d.pipe(
+          PortRates.at("gpu030", "mlx5_0", s)
+              .interval(60_000)
+              .rate(gbps, "4X")
+              .counter("link_downed", 0, 0));
+    }
+  }
+
+  private static final long DAY = 86_400;
+
+  @Test
+  void aPortRunAt200OnPurposeForADayBecomesItsBaselineAndOnlyLaterDropsFire(TestInfo info) {
+    try (LinkDriver d = driver(info)) {
+      // established at 400 Gb/s; an operator sets the port to 200 Gb/s at 1 h
+      runAt(d, 400, 0, 3540);
+      runAt(d, 200, 3600, 3600 + DAY - 60);
+      List<Alert> degraded = d.readAlerts();
+      assertEquals(1, degraded.size(), "fires once and stays FIRING for the day: " + degraded);
+      Alert firing = degraded.get(0);
+      assertEquals(AlertKind.LINK_DEGRADED, firing.getKind());
+      assertEquals(AlertState.FIRING, firing.getState());
+      assertEquals(at(3600), firing.getStartedAt());
+      assertEquals(400.0, firing.getThreshold());
+
+      // 24 h of event time at 200 Gb/s: accepted as the port's speed, the alert resolves saying so
+      runAt(d, 200, 3600 + DAY, 7200 + DAY);
+      List<Alert> accepted = d.readAlerts();
+      assertEquals(1, accepted.size(), accepted.toString());
+      Alert resolved = accepted.get(0);
+      assertEquals(AlertState.RESOLVED, resolved.getState());
+      assertEquals(firing.getAlertId(), resolved.getAlertId());
+      assertEquals(at(3600 + DAY), resolved.getResolvedAt());
+      assertEquals(
+          "gpu030 mlx5_0:1 has run at 200 Gb/s 4X for 1d: accepted as its established value"
+              + " (was 400 Gb/s 4X)",
+          resolved.getSummary());
+      assertEquals("true", resolved.getEvidence().get("reestablished"));
+      assertEquals("200", resolved.getEvidence().get("established_rate_gbps"));
+      assertEquals("400", resolved.getEvidence().get("previous_established_rate_gbps"));
+      assertEquals(at(3600).toString(), resolved.getEvidence().get("lower_since"));
+      assertEquals("1d", resolved.getEvidence().get("reestablish_after"));
+
+      // a later drop below the new baseline is a new degradation
+      long drop = 7260 + DAY;
+      runAt(d, 100, drop, drop + 600);
+      List<Alert> again = d.readAlerts();
+      assertEquals(1, again.size(), again.toString());
+      assertEquals(AlertState.FIRING, again.get(0).getState());
+      assertEquals(at(drop), again.get(0).getStartedAt());
+      assertEquals(100.0, again.get(0).getValue());
+      assertEquals(200.0, again.get(0).getThreshold());
+      assertEquals(
+          "gpu030 mlx5_0:1 runs at 100 Gb/s 4X, below its established 200 Gb/s 4X",
+          again.get(0).getSummary());
+
+      // back at 400 Gb/s, a speed the port had established: the baseline is 400 at once
+      long up = drop + 660;
+      runAt(d, 400, up, up);
+      PortLinkState port =
+          d.driver
+              .<String, PortLinkState>getKeyValueStore(LinkHealthDetector.PORT_STORE)
+              .get("c1/gpu030/mlx5_0/1");
+      assertEquals(400.0, port.speed.value);
+      runAt(d, 400, up + 60, up + 600);
+      List<Alert> back = d.readAlerts();
+      assertEquals(1, back.size(), back.toString());
+      assertEquals(AlertState.RESOLVED, back.get(0).getState());
+      assertEquals(again.get(0).getAlertId(), back.get(0).getAlertId());
+      assertEquals(at(up + 60), back.get(0).getResolvedAt());
+
+      // so 200 Gb/s is a degradation again
+      runAt(d, 200, up + 660, up + 780);
+      List<Alert> below400 = d.readAlerts();
+      assertEquals(1, below400.size(), below400.toString());
+      assertEquals(200.0, below400.get(0).getValue());
+      assertEquals(400.0, below400.get(0).getThreshold());
+    }
+  }
+
+  @Test
+  void aReturnToTheBaselineRestartsTheReestablishPeriod(TestInfo info) {
+    try (LinkDriver d = driver(info)) {
+      runAt(d, 400, 0, 540);
+      runAt(d, 200, 600, 600 + 20 * 3600); // 20 h at 200
+      runAt(d, 400, 660 + 20 * 3600, 4260 + 20 * 3600); // an hour back at 400
+      long again = 4320 + 20 * 3600;
+      runAt(d, 200, again, again + 20 * 3600); // 20 h more at 200: 40 h, never 24 h in a row
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(3, alerts.size(), alerts.toString());
+      assertEquals(AlertState.FIRING, alerts.get(0).getState());
+      assertEquals(AlertState.RESOLVED, alerts.get(1).getState());
+      assertEquals(
+          "Resolved after 1m clean: gpu030 mlx5_0:1 runs at 200 Gb/s 4X, below its established"
+              + " 400 Gb/s 4X",
+          alerts.get(1).getSummary());
+      assertEquals(AlertState.FIRING, alerts.get(2).getState());
+      assertEquals(at(again), alerts.get(2).getStartedAt());
+      assertEquals(400.0, alerts.get(2).getThreshold());
+    }
+  }
+
   @Test
   void symbolErrors50PerSecondForAMinuteIsOnePhyErrorsAlert(TestInfo info) {
     try (LinkDriver d = driver(info)) {
@@ -476,7 +580,15 @@ class LinkHealthDetectorTest {
               LinkHealthDetector.NODE_CLOCK_STORE,
               LinkHealthDetector.TRACKER_STORE,
               "link-to-alerts",
-              "link-to-alerts-active")) {
+              "link-to-alerts-active",
+              "link-results-only",
+              "link-results-cast",
+              "link-dead-letters-only",
+              "link-dead-letters-cast",
+              "link-sink-dlq",
+              "rates-in-node-order",
+              "rates-order-buffer",
+              "rates-order-clocks")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
       // fabric.rates is keyed by node: a port's rates are already in its node's partition

@@ -458,7 +458,10 @@ class NcclTransportDetectorTest {
               "nccl-alerts-by-job-repartition",
               "nccl-to-transport",
               "nccl-to-alerts",
-              "nccl-to-alerts-active")) {
+              "nccl-to-alerts-active",
+              "nccl-dead-letters-only",
+              "nccl-dead-letters-cast",
+              "nccl-sink-dlq")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
       assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);

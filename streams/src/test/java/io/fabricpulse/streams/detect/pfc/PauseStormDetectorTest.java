@@ -550,7 +550,12 @@ class PauseStormDetectorTest {
               PauseStormDetector.PROPAGATION_PROGRESS_STORE,
               "pfc-storms-by-cluster-repartition",
               "pfc-to-alerts",
-              "pfc-to-alerts-active")) {
+              "pfc-to-alerts-active",
+              "pfc-results-only",
+              "pfc-results-cast",
+              "pfc-dead-letters-only",
+              "pfc-dead-letters-cast",
+              "pfc-sink-dlq")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
       assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);

@@ -542,7 +542,12 @@ class SubnetManagerDetectorTest {
               SubnetManagerDetector.CLOCK_STORE,
               "sm-by-cluster-repartition",
               "sm-to-alerts",
-              "sm-to-alerts-active")) {
+              "sm-to-alerts-active",
+              "sm-results-only",
+              "sm-results-cast",
+              "sm-dead-letters-only",
+              "sm-dead-letters-cast",
+              "sm-sink-dlq")) {
         assertTrue(described.contains(name), name + " missing in\n" + described);
       }
       assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);
