@@ -109,7 +109,7 @@ public enum ParseFormat {
           result.addAll(new KernelLogXidParser(extras.zone(), null).parse(text, ctx, source));
       case NCCL ->
           result.addAll(
-              new NcclLineParser()
+              new NcclLineParser(extras.zone())
                   .parseAll(
                       NcclLineParser.linesOf(source, text.lines().toList(), extras.job()), ctx));
       case PERFQUERY -> result.addAll(new PerfqueryParser().parse(ctx, source, text));

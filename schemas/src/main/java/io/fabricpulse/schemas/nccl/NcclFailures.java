@@ -83,6 +83,9 @@ public final class NcclFailures {
           // "Call to posix_fallocate failed : No space left on device" and other system calls
           Rule.of(NcclFailureClass.CALL_FAILED, "\\bCall to \\S+ failed"));
 
+  /** A WARN printed from bootstrap.cc ({@code file:line}, any directory). */
+  private static final Pattern BOOTSTRAP_SOURCE = Pattern.compile("(?:^|/)bootstrap\\.cc:\\d+$");
+
   /** Application lines, most specific first. */
   private static final List<Rule> APPLICATION =
       List.of(
@@ -129,7 +132,25 @@ public final class NcclFailures {
 
   /** The failure an {@code NCCL WARN} message reports, or empty when it is not fatal. */
   public static Optional<NcclFailureClass> ofWarn(String message) {
-    return first(WARN, message);
+    return ofWarn(message, null);
+  }
+
+  /**
+   * The failure an {@code NCCL WARN} message reports, or empty when it is not fatal.
+   *
+   * @param source the {@code file:line} NCCL printed before the level ({@code bootstrap.cc:279}),
+   *     or null: any WARN out of bootstrap.cc is a bootstrap failure ({@code [Rem Allocator]
+   *     Allocation failed}), unless the message names a more specific class first
+   */
+  public static Optional<NcclFailureClass> ofWarn(String message, String source) {
+    Optional<NcclFailureClass> byMessage = first(WARN, message);
+    if (byMessage.isPresent() && byMessage.get() != NcclFailureClass.CALL_FAILED) {
+      return byMessage;
+    }
+    if (source != null && BOOTSTRAP_SOURCE.matcher(source).find()) {
+      return Optional.of(NcclFailureClass.BOOTSTRAP);
+    }
+    return byMessage;
   }
 
   /** The failure a line of the application around NCCL reports, or empty. */
@@ -144,7 +165,7 @@ public final class NcclFailures {
   public static Optional<NcclFailureClass> of(NcclLog record) {
     String kind = record.getKind();
     if (NcclKind.WARN.name().equals(kind)) {
-      return ofWarn(record.getMessage());
+      return ofWarn(record.getMessage(), record.getAttrs().get("src"));
     }
     if (NcclKind.APP_ERROR.name().equals(kind)) {
       return ofApplicationLine(record.getMessage());

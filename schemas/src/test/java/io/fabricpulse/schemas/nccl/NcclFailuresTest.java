@@ -64,6 +64,23 @@ class NcclFailuresTest {
     assertEquals(Optional.ofNullable(expected), NcclFailures.ofWarn(message.strip()));
   }
 
+  @ParameterizedTest(name = "WARN from {1}: {2} <- {0}")
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      value = {
+        // https://github.com/Lightning-AI/pytorch-lightning/issues/14986
+        "Bootstrap Root : rank 1 of 8 ranks has already checked in | bootstrap.cc:131 | BOOTSTRAP",
+        // https://github.com/NVIDIA/nccl/issues/847 (title)
+        "[Rem Allocator] Allocation failed (segment 0, fd 130) | bootstrap.cc:279 | BOOTSTRAP",
+        // https://github.com/devopsrustem/slurmv4: the socket code says what failed
+        "ncclOsSocketPollConnect: connect to 10.82.101.249<37857> returned Connection refused,"
+            + " exceeded error retry count after 35 attempts | os/linux.cc:200 | SOCKET_CONNECT",
+      })
+  void warnMessagesWithTheirSource(String message, String source, NcclFailureClass expected) {
+    assertEquals(Optional.of(expected), NcclFailures.ofWarn(message, source));
+  }
+
   @ParameterizedTest(name = "app {1} <- {0}")
   @CsvSource(
       delimiter = '|',
