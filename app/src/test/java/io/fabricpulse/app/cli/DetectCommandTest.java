@@ -237,6 +237,30 @@ class DetectCommandTest {
   }
 
   @Test
+  void theIssue7LogPagesOnceAtTheTimeItFailedWhenReadWithoutATime() throws Exception {
+    // no --time: the file's modification time (the checkout) is months after the failure; the
+    // application's undated error line takes the time of the stamped WARN before it
+    Path file =
+        Samples.resourcePath(
+            "nccl/nccl-slurmv4-sglang-bootstrap-socket-connection-refused-no-init.txt");
+    CliRun parse =
+        CliRun.of("parse", "--format", "nccl", "--node", "tpgds-aihub0003", file.toString());
+    assertEquals(0, parse.exit(), parse.stderr());
+    Path records = tmp.resolve("issue7.jsonl");
+    Files.writeString(records, parse.stdout());
+    CliRun detect = CliRun.of("detect", records.toString());
+    assertEquals(0, detect.exit(), detect.stderr());
+    List<Alert> alerts = detect.records(Alert.class);
+    assertEquals(
+        List.of(AlertState.FIRING, AlertState.RESOLVED),
+        alerts.stream().map(Alert::getState).toList(),
+        detect.stdout());
+    assertEquals(java.time.Instant.parse("2026-02-25T16:41:56Z"), alerts.get(0).getStartedAt());
+    assertEquals(java.time.Instant.parse("2026-02-25T16:42:56Z"), alerts.get(1).getResolvedAt());
+    assertEquals("socket_connect", alerts.get(0).getEvidence().get("failure"));
+  }
+
+  @Test
   void aHealthyLogAndNonFatalWarnsDoNotPageNcclError() throws Exception {
     CliRun healthy =
         parseFileThenDetect(

@@ -196,6 +196,47 @@ public final class NcclLineParser {
         .build();
   }
 
+  /**
+   * For replaying whole files ({@code parse}): a record whose line carries no timestamp takes the
+   * time of the nearest earlier line of the same file that does, else of the nearest later one
+   * (attr {@code time_from=neighbour}); only in a file without any timestamp does it keep the
+   * context's time (the file's modification time). NCCL stamps only WARN lines by default ({@code
+   * NCCL_DEBUG_TIMESTAMP_LEVELS}), and an application's traceback line printed right after a
+   * stamped WARN belongs to that moment, not to the time the file was last written. The live agent
+   * does not do this: the time it reads a new line is close to when it was written.
+   */
+  public static void timeUndatedFromNeighbours(List<NcclLog> records) {
+    Map<String, List<NcclLog>> byFile = new LinkedHashMap<>();
+    for (NcclLog r : records) {
+      byFile.computeIfAbsent(r.getFile(), f -> new ArrayList<>()).add(r);
+    }
+    for (List<NcclLog> file : byFile.values()) {
+      Instant earlier = null;
+      List<NcclLog> leading = new ArrayList<>();
+      for (NcclLog r : file) {
+        if ("line".equals(r.getAttrs().get("time_from"))) {
+          if (earlier == null) {
+            for (NcclLog before : leading) {
+              dateFromNeighbour(before, r.getTime());
+            }
+          }
+          earlier = r.getTime();
+        } else if (earlier != null) {
+          dateFromNeighbour(r, earlier);
+        } else {
+          leading.add(r);
+        }
+      }
+    }
+  }
+
+  private static void dateFromNeighbour(NcclLog record, Instant time) {
+    record.setTime(time);
+    Map<String, String> attrs = new LinkedHashMap<>(record.getAttrs());
+    attrs.put("time_from", "neighbour");
+    record.setAttrs(attrs);
+  }
+
   /** Numbers the texts of one file from 1, for parsing a whole captured log. */
   public static List<NcclLogLine> linesOf(String file, List<String> texts, String job) {
     List<NcclLogLine> lines = new ArrayList<>(texts.size());

@@ -96,6 +96,25 @@ class NcclFailureLinesTest {
   }
 
   @Test
+  void replayingAFileDatesTheApplicationLineByTheStampedWarnBeforeIt() {
+    List<NcclLog> records =
+        NcclSamples.parse(
+                fixture("nccl-slurmv4-sglang-bootstrap-socket-connection-refused-no-init"))
+            .records();
+    NcclLineParser.timeUndatedFromNeighbours(records);
+    NcclLog app = records.get(1);
+    assertEquals(Instant.parse("2026-02-25T16:41:56Z"), app.getTime());
+    assertEquals("neighbour", app.getAttrs().get("time_from"));
+    assertEquals("line", records.get(0).getAttrs().get("time_from"));
+    // a file without any timestamp keeps the read time
+    List<NcclLog> undated =
+        NcclSamples.parse(fixture("nccl-795-remote-peer-closed-broken-pipe")).records();
+    NcclLineParser.timeUndatedFromNeighbours(undated);
+    assertTrue(undated.stream().allMatch(r -> r.getTime().equals(NcclSamples.T0)));
+    assertTrue(undated.stream().noneMatch(r -> r.getAttrs().containsKey("time_from")));
+  }
+
+  @Test
   void theReasonLineOfAPyTorchNcclErrorIsNotMistakenForAVersionBanner() {
     // "..., NCCL version 2.25.1" at the end of the line
     NcclLog first =
