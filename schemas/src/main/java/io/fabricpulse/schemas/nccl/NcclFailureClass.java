@@ -39,6 +39,8 @@ public enum NcclFailureClass {
   IB_COMPLETION("IB completion error"),
   /** A CUDA call failed inside NCCL: {@code Cuda failure 'an illegal memory access ...'}. */
   CUDA("CUDA failure"),
+  /** A shared-memory segment could not be created or attached ({@code /dev/shm} full). */
+  SHARED_MEMORY("shared memory failure"),
   /** Another library or system call failed: {@code Call to ... failed}. */
   CALL_FAILED("call failed");
 

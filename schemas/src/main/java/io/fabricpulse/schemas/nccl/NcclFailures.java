@@ -80,6 +80,12 @@ public final class NcclFailures {
           Rule.of(NcclFailureClass.INTERNAL_ERROR, "\\binternal error\\b"),
           Rule.of(NcclFailureClass.TIMEOUT, "(?i)\\btime(?:d)? ?out\\b"),
           Rule.of(NcclFailureClass.ABORT, "\\bncclCommAbort\\b|\\b(?i:aborted)\\b"),
+          // shmutils.cc: "Error: failed to extend /dev/shm/nccl-... to %zu bytes", "Error while
+          // creating shared memory segment %s (size %zu)", "Error while attaching to shared memory
+          // segment"
+          Rule.of(
+              NcclFailureClass.SHARED_MEMORY,
+              "shared memory segment|failed to extend /dev/shm/|Unable to allocate shared memory"),
           // "Call to posix_fallocate failed : No space left on device" and other system calls
           Rule.of(NcclFailureClass.CALL_FAILED, "\\bCall to \\S+ failed"));
 

@@ -53,6 +53,13 @@ class NcclFailuresTest {
         "Cuda failure 700 'an illegal memory access was encountered' | CUDA",
         // https://github.com/NVIDIA/nccl/issues/1837 (the WARN that issue proposes)
         "Bootstrap : no NCCL_SOCKET_IFNAME interface found | BOOTSTRAP",
+        // https://github.com/pytorch/ci-infra/pull/490
+        "Error: failed to extend /dev/shm/nccl-WU88OE to 9637892 bytes, error: No space left on"
+            + " device (28) | SHARED_MEMORY",
+        "Error while creating shared memory segment /dev/shm/nccl-WU88OE (size 9637888), error: No"
+            + " space left on device (28) | SHARED_MEMORY",
+        // https://github.com/NVIDIA/nccl/issues/290
+        "Call to posix_fallocate failed : No space left on device | CALL_FAILED",
         // not fatal: https://github.com/google/nccl-fastsocket/issues/4 ("The code runs despite
         // the warning")
         "Cannot get incoming CPU. | none",

@@ -166,6 +166,16 @@ class NcclFailureIncidentsTest {
         "cuda | A03-R28-I49-2-6000166 | A03-R28-I49-2-6000166 | 2025-03-01T03:00:00Z"
             + " | A03-R28-I49-2-6000166:104934:104934 [1] init.cc:204 NCCL WARN Cuda failure 'an"
             + " illegal memory access was encountered'",
+        // https://github.com/pytorch/ci-infra/pull/490 (the line's own timestamp)
+        "shared_memory | mt-l-x86iavx512-45-172-t4-4-csmpw-runner-g4sfw-workflow"
+            + " | mt-l-x86iavx512-45-172-t4-4-csmpw-runner-g4sfw-workflow | 2026-04-22T21:34:20Z"
+            + " | [2026-04-22 21:34:20]"
+            + " mt-l-x86iavx512-45-172-t4-4-csmpw-runner-g4sfw-workflow:202016:202235 [0]"
+            + " misc/shmutils.cc:88 NCCL WARN Error: failed to extend /dev/shm/nccl-WU88OE to"
+            + " 9637892 bytes, error: No space left on device (28)",
+        // https://github.com/NVIDIA/nccl/issues/290
+        "call_failed | gpu2-ru7 | gpu2-ru7 | 2025-03-01T03:00:00Z | gpu2-ru7:2143:2561 [1]"
+            + " include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device",
         // application lines page the node that read the log
         // https://github.com/XPixelGroup/BasicSR/issues/737 (glog time, year from the read time)
         "collective_timeout | gpu017 | gpu017 | 2025-06-26T06:24:44.903Z | [rank1]:[E626"
