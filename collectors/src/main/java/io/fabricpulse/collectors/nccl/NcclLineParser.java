@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * <p>A record's time is the line's own timestamp when it carries one ({@link NcclLineTime}: NCCL's
  * {@code NCCL_DEBUG_TIMESTAMP_FORMAT} prefix, ISO-8601, {@code dmesg -T}, PyTorch/glog), read in
  * the parser's zone; attr {@code time_from=line} says so. Otherwise it is the context's time (the
- * poll, or the file's modification time for {@code parse}).
+ * poll, or the file's modification time for {@code parse}, which then applies {@link
+ * #timeUndatedFromNeighbours}).
  *
  * <p>A WARN completion error that the capture wrapped onto a second line (the second line has no
  * NCCL prefix) is held until the next line and joined with it; {@link #flush} emits a held WARN.

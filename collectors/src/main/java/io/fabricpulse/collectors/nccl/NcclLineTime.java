@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * Local times are read in the zone given at construction (the node's zone). A line without any of
- * these (NCCL's default prefix has no time) gets the reference time. Times are cut to milliseconds.
+ * these (NCCL's default prefix has no time) has no time of its own ({@link #of} returns null).
+ * Times are cut to milliseconds.
  */
 final class NcclLineTime {
 
