@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
  *       error, a failed {@code ibv_*} call, bootstrap, a connect that exhausted its retries, a peer
  *       that closed the connection, a failed proxy operation, CUDA, system or internal errors,
  *       timeouts, aborts, {@code Call to ... failed}. A WARN that matches none of these (NCCL also
- *       warns about tuning, topology and plugins it can live without) is not a failure. INFO lines
- *       never are: NCCL prints retries ({@code retrying (1/34)}) and error-return traces ({@code
- *       misc/socket.cc:564 -> 2}) at INFO after the WARN that counts.
+ *       warns about tuning, topology and plugins it can live without), or that says it is {@code
+ *       retrying}, is not a failure. INFO lines never are: NCCL prints retries ({@code retrying
+ *       (1/34)}) and error-return traces ({@code misc/socket.cc:564 -> 2}) at INFO after the WARN
+ *       that counts.
  *   <li>Lines of the application around NCCL ({@link #ofApplicationLine}): PyTorch ProcessGroupNCCL
  *       watchdog timeouts, watchdog exceptions and aborts, {@code
  *       torch.distributed.DistBackendError: NCCL error in: ..., <reason>}, {@code
@@ -89,6 +90,12 @@ public final class NcclFailures {
           // "Call to posix_fallocate failed : No space left on device" and other system calls
           Rule.of(NcclFailureClass.CALL_FAILED, "\\bCall to \\S+ failed"));
 
+  /**
+   * A WARN that says it retries is not the failure yet: "Timeout waiting for RX (waited 120 sec) -
+   * retrying" is documented as non-fatal (AWS Neuron SDK, torch-neuronx training troubleshooting).
+   */
+  private static final Pattern RETRYING = Pattern.compile("\\bretrying\\b");
+
   /** A WARN printed from bootstrap.cc ({@code file:line}, any directory). */
   private static final Pattern BOOTSTRAP_SOURCE = Pattern.compile("(?:^|/)bootstrap\\.cc:\\d+$");
 
@@ -149,6 +156,9 @@ public final class NcclFailures {
    *     Allocation failed}), unless the message names a more specific class first
    */
   public static Optional<NcclFailureClass> ofWarn(String message, String source) {
+    if (message != null && RETRYING.matcher(message).find()) {
+      return Optional.empty(); // NCCL (or its plugin) goes on: "... - retrying"
+    }
     Optional<NcclFailureClass> byMessage = first(WARN, message);
     if (byMessage.isPresent() && byMessage.get() != NcclFailureClass.CALL_FAILED) {
       return byMessage;
