@@ -44,11 +44,9 @@ public final class NcclFailures {
   /** NCCL WARN messages, most specific first. */
   private static final List<Rule> WARN =
       List.of(
-          // net_ib.cc / p2p.cc: "NET/IB : Got completion from peer %s with error %d, ..." (<=
-          // 2.18),
-          // "... with status=%d ..." (2.19+), "... with status=%s(%d) ..." (2.30); OFI plugins
-          // print
-          // "NET/OFI Request 0x... completed with error".
+          // net_ib.cc / p2p.cc: "NET/IB : Got completion from peer %s with error %d, ..." (up to
+          // 2.18), "... with status=%d ..." (2.19+), "... with status=%s(%d) ..." (2.30); OFI
+          // plugins print "NET/OFI Request 0x... completed with error".
           Rule.of(
               NcclFailureClass.IB_COMPLETION,
               "Got completion from peer \\S+ with (?:error|status)|\\bcompleted with error\\b"),
@@ -103,8 +101,7 @@ public final class NcclFailures {
   private static final List<Rule> APPLICATION =
       List.of(
           // ProcessGroupNCCL.cpp: "[Rank 0] Watchdog caught collective operation timeout:
-          // WorkNCCL(...) ran for 600060 milliseconds before timing out.", "Timeout at NCCL work:
-          // 1"
+          // WorkNCCL(...) ran for 600060 milliseconds before timing out.", "Timeout at NCCL work"
           Rule.of(
               NcclFailureClass.COLLECTIVE_TIMEOUT,
               "Watchdog caught collective operation timeout|\\bTimeout at NCCL work\\b"),
@@ -118,9 +115,8 @@ public final class NcclFailures {
                   + "|Exception \\(either an error or timeout\\) detected by watchdog"
                   + "|Some NCCL operations have failed or timed out"),
           // The reason of "NCCL error in: <file>:<line>, <reason>, NCCL version ...", of
-          // nccl-tests'
-          // "Test NCCL failure common.cu:958 '<reason>'", and of the ncclResult_t line that
-          // follows.
+          // nccl-tests' "Test NCCL failure common.cu:958 '<reason>'", and of the ncclResult_t line
+          // that follows.
           Rule.of(
               NcclFailureClass.REMOTE_EXITED,
               "(?:NCCL error\\b|Test NCCL failure\\b).*remote process exited"
