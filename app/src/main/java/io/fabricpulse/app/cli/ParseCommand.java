@@ -72,14 +72,15 @@ public final class ParseCommand implements Callable<Integer> {
       names = "--time",
       description =
           "Sample time, ISO-8601 (default: the file's modification time, now for stdin); for logs"
-              + " without a year it is the reference time")
+              + " without a year it is the reference time; nccl lines with their own timestamp"
+              + " keep it")
   String time;
 
   @Option(
       names = "--zone",
       defaultValue = "UTC",
       description =
-          "Zone of local timestamps in opensm-log and kmsg text (default: ${DEFAULT-VALUE})")
+          "Zone of local timestamps in opensm-log, kmsg and nccl text (default: ${DEFAULT-VALUE})")
   String zone;
 
   @Option(

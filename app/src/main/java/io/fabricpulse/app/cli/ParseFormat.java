@@ -1,5 +1,6 @@
 package io.fabricpulse.app.cli;
 
+import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.ethtool.EthtoolRecords;
@@ -107,11 +108,13 @@ public enum ParseFormat {
       case NVIDIA_SMI_Q -> result.addAll(new NvidiaSmiQParser().parse(text, ctx, source));
       case KMSG ->
           result.addAll(new KernelLogXidParser(extras.zone(), null).parse(text, ctx, source));
-      case NCCL ->
-          result.addAll(
-              new NcclLineParser()
-                  .parseAll(
-                      NcclLineParser.linesOf(source, text.lines().toList(), extras.job()), ctx));
+      case NCCL -> {
+        ParseResult<NcclLog> nccl =
+            new NcclLineParser(extras.zone())
+                .parseAll(NcclLineParser.linesOf(source, text.lines().toList(), extras.job()), ctx);
+        NcclLineParser.timeUndatedFromNeighbours(nccl.records());
+        result.addAll(nccl);
+      }
       case PERFQUERY -> result.addAll(new PerfqueryParser().parse(ctx, source, text));
       case IBQUERYERRORS -> result.addAll(new IbqueryerrorsParser().parse(ctx, source, text));
     }

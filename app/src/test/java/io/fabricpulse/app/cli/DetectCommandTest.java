@@ -143,6 +143,141 @@ class DetectCommandTest {
     assertTrue(detect.stdout().isEmpty());
   }
 
+  /**
+   * parse --format nccl FILE as collected on {@code node} with read time {@code time}, then detect.
+   */
+  private CliRun parseFileThenDetect(Path file, String node, String time) throws Exception {
+    CliRun parse =
+        CliRun.of(
+            "parse",
+            "--format",
+            "nccl",
+            "--cluster",
+            "lab",
+            "--node",
+            node,
+            "--time",
+            time,
+            file.toString());
+    assertEquals(0, parse.exit(), parse.stderr());
+    Path records = tmp.resolve(file.getFileName() + ".jsonl");
+    Files.writeString(records, parse.stdout());
+    CliRun detect = CliRun.of("detect", records.toString());
+    assertEquals(0, detect.exit(), detect.stderr());
+    return detect;
+  }
+
+  /** host:failure of every FIRING NCCL_ERROR, in output order. */
+  private static List<String> ncclErrorPages(CliRun detect) {
+    return detect.records(Alert.class).stream()
+        .filter(a -> a.getState() == AlertState.FIRING && a.getKind() == AlertKind.NCCL_ERROR)
+        .map(a -> a.getNode() + ":" + a.getEvidence().get("failure"))
+        .toList();
+  }
+
+  /**
+   * The real failure excerpts of collectors/src/test/resources/nccl (origins in FAILURE-SOURCES.md
+   * there): each pages NCCL_ERROR once per failing host, naming the failure class, at the time the
+   * line carries (or, without one, the read time given to parse).
+   */
+  @ParameterizedTest(name = "{0} -> {3}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "nccl-slurmv4-sglang-bootstrap-socket-connection-refused-no-init | tpgds-aihub0003"
+            + " | 2026-02-25T16:42:00Z | tpgds-aihub0003:socket_connect | 2026-02-25T16:41:56Z",
+        "nccl-tests-166-socket-connect-abort-proxy-remote-closed | ubuntu | 2025-03-01T03:00:00Z"
+            + " | ubuntu:socket_connect | 2025-03-01T03:00:00Z",
+        "nccl-380-roce-ibv-create-cq-failed | spark01 | 2025-03-01T03:00:00Z | spark01:ib_verbs"
+            + " | 2025-03-01T03:00:00Z",
+        "sichek-44-ib-completion-status12-timestamped"
+            + " | test-ys-512-scaling-test-0104-1504-a7de2925-master-0 | 2026-01-05T00:00:00Z"
+            + " | test-ys-512-scaling-test-0104-1504-a7de2925-master-0:ib_completion"
+            + " | 2026-01-04T21:33:04Z",
+        // rank 0's line (06:24:44.159) is the earliest, though printed after rank 1's (.903)
+        "basicsr-737-pytorch-watchdog-collective-timeout | gpu017 | 2025-07-01T00:00:00Z"
+            + " | gpu017:collective_timeout | 2025-06-26T06:24:44.159Z",
+        "pytorch-149984-unhandled-system-error | gpu017 | 2025-03-01T03:00:00Z"
+            + " | gpu017:system_error | 2025-03-01T03:00:00Z",
+        "lightning-14986-bootstrap-root-already-checked-in | hpc-25-14 | 2025-03-01T03:00:00Z"
+            + " | hpc-25-14:bootstrap | 2025-03-01T03:00:00Z",
+        "nccl-795-remote-peer-closed-broken-pipe | a100-st-p4d24xlarge-22 | 2025-03-01T03:00:00Z"
+            + " | a100-st-p4d24xlarge-22:remote_exited | 2025-03-01T03:00:00Z",
+        "vllm-6042-ray-watchdog-timeout-abort | gpu017 | 2025-03-01T03:00:00Z"
+            + " | gpu017:collective_timeout | 2025-03-01T03:00:00Z",
+        "vllm-4108-watchdog-cuda-illegal-memory-access | gpu017 | 2025-03-01T03:00:00Z"
+            + " | gpu017:watchdog | 2025-03-01T03:00:00Z",
+        "nccl-629-remote-reset-and-cuda-failure-two-hosts | A03-R28-I49-2-6000166"
+            + " | 2025-03-01T03:00:00Z"
+            + " | A03-R28-I49-3-9000018:remote_exited,A03-R28-I49-2-6000166:cuda"
+            + " | 2025-03-01T03:00:00Z",
+        "mambatree-14-internal-error-bootstrap-no-socket-interface | gpu017 | 2025-03-01T03:00:00Z"
+            + " | gpu017:internal_error | 2025-03-01T03:00:00Z",
+      })
+  void everyRealFailureExcerptPagesNcclErrorNamingWhatFailed(
+      String fixture, String node, String readAt, String pages, String startedAt) throws Exception {
+    Path file = Samples.resourcePath("nccl/" + fixture + ".txt");
+    CliRun detect = parseFileThenDetect(file, node, readAt);
+    assertEquals(List.of(pages.split(",")), ncclErrorPages(detect), detect.stdout());
+    Alert first =
+        detect.records(Alert.class).stream()
+            .filter(a -> a.getKind() == AlertKind.NCCL_ERROR)
+            .findFirst()
+            .orElseThrow();
+    assertEquals(java.time.Instant.parse(startedAt), first.getStartedAt());
+    String failure = first.getEvidence().get("failure");
+    String description =
+        io.fabricpulse.schemas.nccl.NcclFailureClass.valueOf(
+                failure.toUpperCase(java.util.Locale.ROOT))
+            .description();
+    String said = failure.equals("ib_completion") ? "completion error" : description;
+    assertTrue(first.getSummary().contains("NCCL " + said), first.getSummary());
+    assertTrue(detect.stderr().contains("ALERT FIRING"), detect.stderr());
+    assertTrue(detect.stderr().contains("NCCL_ERROR"), detect.stderr());
+  }
+
+  @Test
+  void theIssue7LogPagesOnceAtTheTimeItFailedWhenReadWithoutATime() throws Exception {
+    // no --time: the file's modification time (the checkout) is months after the failure; the
+    // application's undated error line takes the time of the stamped WARN before it
+    Path file =
+        Samples.resourcePath(
+            "nccl/nccl-slurmv4-sglang-bootstrap-socket-connection-refused-no-init.txt");
+    CliRun parse =
+        CliRun.of("parse", "--format", "nccl", "--node", "tpgds-aihub0003", file.toString());
+    assertEquals(0, parse.exit(), parse.stderr());
+    Path records = tmp.resolve("issue7.jsonl");
+    Files.writeString(records, parse.stdout());
+    CliRun detect = CliRun.of("detect", records.toString());
+    assertEquals(0, detect.exit(), detect.stderr());
+    List<Alert> alerts = detect.records(Alert.class);
+    assertEquals(
+        List.of(AlertState.FIRING, AlertState.RESOLVED),
+        alerts.stream().map(Alert::getState).toList(),
+        detect.stdout());
+    assertEquals(java.time.Instant.parse("2026-02-25T16:41:56Z"), alerts.get(0).getStartedAt());
+    assertEquals(java.time.Instant.parse("2026-02-25T16:42:56Z"), alerts.get(1).getResolvedAt());
+    assertEquals("socket_connect", alerts.get(0).getEvidence().get("failure"));
+  }
+
+  @Test
+  void aHealthyLogAndNonFatalWarnsDoNotPageNcclError() throws Exception {
+    CliRun healthy =
+        parseFileThenDetect(
+            Samples.path("nccl/slurmv4-sglang-roce-8hca-gdr-2node16gpu-nccl2.27.5.txt"),
+            "gpu017",
+            "2025-03-01T03:00:00Z");
+    assertEquals(List.of(), ncclErrorPages(healthy), healthy.stdout());
+    assertTrue(healthy.records(Alert.class).isEmpty(), "GDR in use: nothing fires");
+    // https://github.com/google/nccl-fastsocket/issues/4: WARNs the job runs through
+    CliRun nonFatal =
+        parseFileThenDetect(
+            Samples.resourcePath("nccl/fastsocket-4-nonfatal-warns.txt"),
+            "full-debug2-test-0",
+            "2025-03-01T03:00:00Z");
+    assertEquals(List.of(), ncclErrorPages(nonFatal), nonFatal.stdout());
+  }
+
   @AfterAll
   static void printTable() {
     StringBuilder table = new StringBuilder("\nparse --format nccl | detect (issue 4 table):\n");

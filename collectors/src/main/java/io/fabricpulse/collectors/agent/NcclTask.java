@@ -9,12 +9,15 @@ import io.fabricpulse.collectors.nccl.NcclLineSource;
 import io.fabricpulse.collectors.nccl.NcclLogLine;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import org.apache.avro.specific.SpecificRecord;
 
 /** NcclLog records from the NCCL log lines written since the last cycle. */
 public final class NcclTask extends SourceTask {
   private final NcclLineSource tailer;
-  private final NcclLineParser parser = new NcclLineParser();
+
+  /** NCCL and PyTorch print local time: the node's zone reads the timestamps in its own logs. */
+  private final NcclLineParser parser = new NcclLineParser(ZoneId.systemDefault());
 
   public NcclTask(NodeIdentity identity, Duration interval, NcclLineSource tailer) {
     super(SourceKind.NCCL, identity, interval);

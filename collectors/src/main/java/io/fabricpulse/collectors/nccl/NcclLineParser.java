@@ -3,11 +3,17 @@ package io.fabricpulse.collectors.nccl;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.schemas.nccl.NcclFailureClass;
+import io.fabricpulse.schemas.nccl.NcclFailures;
 import io.fabricpulse.schemas.nccl.NcclKind;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -17,7 +23,17 @@ import java.util.regex.Pattern;
  * process and applies to the lines after it: the {@code NCCL version} and the last {@code commId},
  * per (host, pid) (per file for lines without the {@code host:pid:tid} prefix). Lines that are not
  * NCCL_DEBUG lines (application output, launcher banners, blank lines) are skipped and counted, not
- * treated as malformed. One instance per stream of lines (a tailer, a {@code parse} run).
+ * treated as malformed, except application lines that report a fatal NCCL failure (PyTorch
+ * ProcessGroupNCCL watchdog and abort lines, {@code NCCL error in: ...}; {@link
+ * NcclFailures#ofApplicationLine}), which become {@link NcclKind#APP_ERROR} records. WARN and
+ * APP_ERROR records of a fatal failure carry its class in attr {@code failure}. One instance per
+ * stream of lines (a tailer, a {@code parse} run).
+ *
+ * <p>A record's time is the line's own timestamp when it carries one ({@link NcclLineTime}: NCCL's
+ * {@code NCCL_DEBUG_TIMESTAMP_FORMAT} prefix, ISO-8601, {@code dmesg -T}, PyTorch/glog), read in
+ * the parser's zone; attr {@code time_from=line} says so. Otherwise it is the context's time (the
+ * poll, or the file's modification time for {@code parse}, which then applies {@link
+ * #timeUndatedFromNeighbours}).
  *
  * <p>A WARN completion error that the capture wrapped onto a second line (the second line has no
  * NCCL prefix) is held until the next line and joined with it; {@link #flush} emits a held WARN.
@@ -37,8 +53,21 @@ public final class NcclLineParser {
         }
       };
 
+  private final NcclLineTime lineTime;
   private Held held;
   private long nonNcclLines;
+
+  /** A parser reading local timestamps in lines as UTC. */
+  public NcclLineParser() {
+    this(ZoneOffset.UTC);
+  }
+
+  /**
+   * @param zone zone of the local timestamps in lines (the node's zone; NCCL prints local time)
+   */
+  public NcclLineParser(ZoneId zone) {
+    this.lineTime = new NcclLineTime(zone);
+  }
 
   /** What NCCL said once for a process and applies to its later lines. */
   private static final class ProcessState {
@@ -48,7 +77,12 @@ public final class NcclLineParser {
 
   /** A WARN line waiting for its wrapped continuation. */
   private record Held(
-      NcclLogLine line, NcclLinePrefix prefix, SampleContext ctx, String version, String commId) {}
+      NcclLogLine line,
+      NcclLinePrefix prefix,
+      SampleContext ctx,
+      Instant time,
+      String version,
+      String commId) {}
 
   /** Parses one line, adding 0, 1 or 2 records (a held WARN and this line) to {@code out}. */
   public void parse(NcclLogLine line, SampleContext ctx, ParseResult<NcclLog> out) {
@@ -59,7 +93,8 @@ public final class NcclLineParser {
       boolean continuation =
           wrapped.line().file().equals(line.file())
               && !text.isBlank()
-              && NcclLinePrefix.parse(text).isEmpty();
+              && NcclLinePrefix.parse(text).isEmpty()
+              && NcclFailures.ofApplicationLine(text).isEmpty();
       if (continuation) {
         out.add(joined(wrapped, line));
         return;
@@ -67,6 +102,14 @@ public final class NcclLineParser {
       out.add(build(wrapped, wrapped.prefix().message(), wrapped.line().text()));
     }
     var parsed = NcclLinePrefix.parse(text);
+    if (parsed.isEmpty() || parsed.get().level() == null) {
+      // an application line; "NCCL error in: ..., NCCL version 2.26.2" is not a version banner
+      Optional<NcclFailureClass> failure = NcclFailures.ofApplicationLine(text);
+      if (failure.isPresent()) {
+        out.add(applicationRecord(line, ctx, failure.get()));
+        return;
+      }
+    }
     if (parsed.isEmpty()) {
       if (NCCL_MARKER.matcher(text).find()) {
         out.skip(line.file(), line.lineNo(), "NCCL marker without the NCCL_DEBUG line layout");
@@ -87,13 +130,23 @@ public final class NcclLineParser {
       state.commId = commId;
     }
     String version = versionFor(line.file(), state);
+    Instant time = lineTime.of(prefix.before(), ctx.time());
     if ("WARN".equals(prefix.level())
         && NcclMessageClassifier.isTruncatedCompletionError(prefix.message())) {
-      held = new Held(line, prefix, ctx, version, state.commId);
+      held = new Held(line, prefix, ctx, time, version, state.commId);
       return;
     }
     out.add(
-        record(line, prefix, ctx, version, state.commId, classification, prefix.message(), text));
+        record(
+            line,
+            prefix,
+            ctx,
+            time,
+            version,
+            state.commId,
+            classification,
+            prefix.message(),
+            text));
   }
 
   /** Emits a WARN still waiting for a continuation line (end of input or of a poll). */
@@ -112,6 +165,77 @@ public final class NcclLineParser {
     }
     flush(out);
     return out;
+  }
+
+  /**
+   * A line of the application that reports an NCCL failure: no host, pid or level; the message is
+   * the whole line. NCCL's version is the one the same file printed without a prefix, if any.
+   */
+  private NcclLog applicationRecord(NcclLogLine line, SampleContext ctx, NcclFailureClass failure) {
+    String text = line.text();
+    Map<String, String> attrs = new LinkedHashMap<>();
+    attrs.put("failure", failure.id());
+    Instant time = lineTime.of(text, ctx.time());
+    if (time != null) {
+      attrs.put("time_from", "line");
+    }
+    ProcessState fileState = processes.get(fileKey(line.file()));
+    return NcclLog.newBuilder()
+        .setCluster(ctx.cluster())
+        .setNode(ctx.node())
+        .setBootId(ctx.bootId())
+        .setSeq(ctx.nextSeq())
+        .setTime(time != null ? time : ctx.time())
+        .setFile(line.file())
+        .setLineNo(line.lineNo())
+        .setJob(line.job())
+        .setNcclVersion(fileState == null ? null : fileState.version)
+        .setKind(NcclKind.APP_ERROR.name())
+        .setAttrs(attrs)
+        .setMessage(text.strip())
+        .setRawLine(text)
+        .build();
+  }
+
+  /**
+   * For replaying whole files ({@code parse}): a record whose line carries no timestamp takes the
+   * time of the nearest earlier line of the same file that does, else of the nearest later one
+   * (attr {@code time_from=neighbour}); only in a file without any timestamp does it keep the
+   * context's time (the file's modification time). NCCL stamps only WARN lines by default ({@code
+   * NCCL_DEBUG_TIMESTAMP_LEVELS}), and an application's traceback line printed right after a
+   * stamped WARN belongs to that moment, not to the time the file was last written. The live agent
+   * does not do this: the time it reads a new line is close to when it was written.
+   */
+  public static void timeUndatedFromNeighbours(List<NcclLog> records) {
+    Map<String, List<NcclLog>> byFile = new LinkedHashMap<>();
+    for (NcclLog r : records) {
+      byFile.computeIfAbsent(r.getFile(), f -> new ArrayList<>()).add(r);
+    }
+    for (List<NcclLog> file : byFile.values()) {
+      Instant earlier = null;
+      List<NcclLog> leading = new ArrayList<>();
+      for (NcclLog r : file) {
+        if ("line".equals(r.getAttrs().get("time_from"))) {
+          if (earlier == null) {
+            for (NcclLog before : leading) {
+              dateFromNeighbour(before, r.getTime());
+            }
+          }
+          earlier = r.getTime();
+        } else if (earlier != null) {
+          dateFromNeighbour(r, earlier);
+        } else {
+          leading.add(r);
+        }
+      }
+    }
+  }
+
+  private static void dateFromNeighbour(NcclLog record, Instant time) {
+    record.setTime(time);
+    Map<String, String> attrs = new LinkedHashMap<>(record.getAttrs());
+    attrs.put("time_from", "neighbour");
+    record.setAttrs(attrs);
   }
 
   /** Numbers the texts of one file from 1, for parsing a whole captured log. */
@@ -161,6 +285,7 @@ public final class NcclLineParser {
         h.line(),
         h.prefix(),
         h.ctx(),
+        h.time(),
         h.version(),
         h.commId(),
         NcclMessageClassifier.classify(message, h.prefix().level()),
@@ -172,6 +297,7 @@ public final class NcclLineParser {
       NcclLogLine line,
       NcclLinePrefix prefix,
       SampleContext ctx,
+      Instant time,
       String version,
       String commId,
       NcclMessageClassifier.Classification classification,
@@ -181,12 +307,18 @@ public final class NcclLineParser {
     if (prefix.source() != null) {
       attrs.put("src", prefix.source());
     }
+    if ("WARN".equals(prefix.level())) {
+      NcclFailures.ofWarn(message, prefix.source()).ifPresent(f -> attrs.put("failure", f.id()));
+    }
+    if (time != null) {
+      attrs.put("time_from", "line");
+    }
     return NcclLog.newBuilder()
         .setCluster(ctx.cluster())
         .setNode(ctx.node())
         .setBootId(ctx.bootId())
         .setSeq(ctx.nextSeq())
-        .setTime(ctx.time())
+        .setTime(time != null ? time : ctx.time())
         .setFile(line.file())
         .setLineNo(line.lineNo())
         .setJob(line.job())

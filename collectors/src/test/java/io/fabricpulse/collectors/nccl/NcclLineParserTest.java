@@ -11,6 +11,7 @@ import io.fabricpulse.schemas.nccl.NcclKind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -298,9 +299,13 @@ class NcclLineParserTest {
     assertEquals("P2P", cumem.getAttrs().get("transport"));
     assertEquals("CUMEM/read", cumem.getAttrs().get("mechanism"));
     assertNull(cumem.getNcclVersion(), "pid 4101 printed no banner of its own");
-    assertEquals(
-        Map.of("pxn", "1", "gdr", "1"), parsed.ofKind(NcclKind.RING_SUMMARY).get(0).getAttrs());
+    NcclLog ring = parsed.ofKind(NcclKind.RING_SUMMARY).get(0);
+    assertEquals(Map.of("pxn", "1", "gdr", "1", "time_from", "line"), ring.getAttrs());
     assertEquals(1, parsed.ofKind(NcclKind.NET_SOCKET_USING).size());
+    // each record's time is its line's "[%F %T] " prefix (UTC here), not the context's time
+    assertEquals(Instant.parse("2024-05-01T10:00:00Z"), parsed.records().get(0).getTime());
+    assertTrue(ring.getTime().isAfter(parsed.records().get(0).getTime()), ring.toString());
+    assertTrue(parsed.records().stream().noneMatch(r -> r.getTime().equals(NcclSamples.T0)));
   }
 
   @Test

@@ -163,6 +163,33 @@ class NcclLogTailerTest {
     assertEquals(3, out.records().get(1).getLineNo());
   }
 
+  @Test
+  void aTailedFailureLineKeepsItsOwnTimeAndClass() throws IOException {
+    Path sample =
+        io.fabricpulse.collectors.testing.Samples.resourcePath(
+            "nccl/nccl-slurmv4-sglang-bootstrap-socket-connection-refused-no-init.txt");
+    Path file = dir.resolve("slurm-4801.out");
+    Files.copy(sample, file);
+    NcclLogTailer tailer = new NcclLogTailer(List.of(dir + "/slurm-*.out"), SLURM_JOB);
+    NcclLineParser parser = new NcclLineParser(java.time.ZoneOffset.UTC);
+    var out = new io.fabricpulse.collectors.core.ParseResult<io.fabricpulse.avro.NcclLog>();
+    // the agent polls later than the job wrote the lines
+    var ctx =
+        io.fabricpulse.collectors.core.SampleContext.of(
+            NcclSamples.NODE, java.time.Instant.parse("2026-02-25T16:45:00Z"));
+    for (NcclLogLine line : tailer.poll()) {
+      parser.parse(line, ctx, out);
+    }
+    parser.flush(out);
+    var warn = out.records().get(0);
+    assertEquals(java.time.Instant.parse("2026-02-25T16:41:56Z"), warn.getTime());
+    assertEquals("socket_connect", warn.getAttrs().get("failure"));
+    assertEquals("4801", warn.getJob());
+    var app = out.records().get(1);
+    assertEquals("remote_exited", app.getAttrs().get("failure"));
+    assertEquals(ctx.time(), app.getTime(), "no timestamp: the agent's read time");
+  }
+
   private static List<String> texts(List<NcclLogLine> lines) {
     return lines.stream().map(NcclLogLine::text).toList();
   }

@@ -38,8 +38,17 @@ public enum NcclKind {
   DMABUF,
   /** {@code NCCL_NET_GDR_LEVEL set by environment to %s}. */
   GDR_LEVEL_ENV,
-  /** Any WARN line; completion errors carry attrs event=completion_error, status, vendor_err. */
+  /**
+   * Any WARN line; completion errors carry attrs event=completion_error, status, vendor_err; a
+   * fatal one carries attr failure (see {@link NcclFailures}).
+   */
   WARN,
+  /**
+   * Not an NCCL_DEBUG line: a line of the application around NCCL (PyTorch ProcessGroupNCCL,
+   * torch.distributed, nccl-tests) that reports a fatal NCCL failure; attr failure. Other
+   * application lines are not records.
+   */
+  APP_ERROR,
   /** An NCCL line this parser does not classify further. */
   OTHER
 }

@@ -103,10 +103,14 @@ public final class NcclTransportVerdict {
     return verdicts;
   }
 
-  /** True when the record can change a verdict (a net or gdr statement, or a WARN). */
+  /**
+   * True when the record can change a verdict or raise an alert (a net or gdr statement, a WARN, or
+   * an application line reporting an NCCL failure).
+   */
   public static boolean carriesSignal(NcclLog record) {
     return switch (kindOf(record)) {
-      case USING_NETWORK, GDR_HCA, GDR_GPU_DISTANCE, RING_SUMMARY, NET_IB_USING, WARN -> true;
+      case USING_NETWORK, GDR_HCA, GDR_GPU_DISTANCE, RING_SUMMARY, NET_IB_USING, WARN, APP_ERROR ->
+          true;
       case CHANNEL -> record.getAttrs().containsKey("net");
       case PLUGIN -> "assigned".equals(record.getAttrs().get("event"));
       default -> false;

@@ -2,6 +2,9 @@ package io.fabricpulse.streams.detect.nccl;
 
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.NcclLog;
+import io.fabricpulse.schemas.nccl.NcclFailureClass;
+import io.fabricpulse.schemas.nccl.NcclFailures;
+import io.fabricpulse.schemas.nccl.NcclKind;
 import io.fabricpulse.schemas.nccl.NcclTransportVerdict;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.Lineage;
@@ -16,8 +19,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The three NCCL conditions (DOMAIN.md 3.7 G1, G2 and the WARN completion errors of 2.9), each
- * judged by the {@link DecidingRule} of the verdict's host. Pure: verdict, ports and record in, an
+ * The three NCCL conditions (DOMAIN.md 3.7 G1, G2 and the fatal failures of 2.9), each judged by
+ * the {@link DecidingRule} of the verdict's host. Pure: verdict, ports and record in, an
  * observation for that rule's tracker out.
  */
 final class NcclChecks {
@@ -116,37 +119,53 @@ final class NcclChecks {
             });
   }
 
+  /** Longest message text quoted in a summary; the whole line is in evidence {@code line}. */
+  static final int SUMMARY_TEXT_MAX = 200;
+
   /**
-   * A WARN completion error: fires at once, with the node's link events of the rule's link_window
-   * before it. Null when the record is not a completion error or no rule applies.
+   * A line reporting a fatal NCCL failure ({@link NcclFailures}: a WARN of a failure class, or an
+   * application line such as a PyTorch watchdog timeout): fires at once, with the failure class and
+   * the node's link events of the rule's link_window before it. Empty when the record reports no
+   * failure or no rule applies.
    */
-  Optional<Judged> completionError(
-      NcclLog warn, NcclTransportVerdict v, NodePorts ports, Lineage lineage) {
-    Map<String, String> attrs = warn.getAttrs();
-    if (!"completion_error".equals(attrs.get("event"))) {
+  Optional<Judged> failure(NcclLog line, NcclTransportVerdict v, NodePorts ports, Lineage lineage) {
+    Optional<NcclFailureClass> failure = NcclFailures.of(line);
+    if (failure.isEmpty()) {
       return Optional.empty();
     }
+    NcclFailureClass failureClass = failure.get();
+    Map<String, String> attrs = line.getAttrs();
+    boolean completion = "completion_error".equals(attrs.get("event"));
     return DecidingRule.forNode(errorRules, v.cluster(), v.host())
         .map(
             rule -> {
-              long time = warn.getTime().toEpochMilli();
+              long time = line.getTime().toEpochMilli();
               long window = rule.thresholds().duration("link_window").toMillis();
               AlertSubject subject = subject(v);
               Map<String, String> evidence = new LinkedHashMap<>();
-              evidence.put("line", warn.getRawLine());
+              evidence.put("failure", failureClass.id());
+              evidence.put("line", line.getRawLine());
+              evidence.put(
+                  "origin",
+                  NcclKind.APP_ERROR.name().equals(line.getKind()) ? "application" : "nccl_warn");
               for (String key :
-                  List.of("transport", "peer", "status", "status_name", "opcode", "vendor_err")) {
+                  List.of(
+                      "src",
+                      "transport",
+                      "peer",
+                      "status",
+                      "status_name",
+                      "opcode",
+                      "vendor_err",
+                      "request",
+                      "hca")) {
                 if (attrs.get(key) != null) {
                   evidence.put(key, attrs.get(key));
                 }
               }
-              if (attrs.get("request") != null) {
-                evidence.put("request", attrs.get("request"));
+              if (completion) {
+                evidence.put("completion_errors", Long.toString(v.completionErrorCount()));
               }
-              if (attrs.get("hca") != null) {
-                evidence.put("hca", attrs.get("hca"));
-              }
-              evidence.put("completion_errors", Long.toString(v.completionErrorCount()));
               putIdentity(evidence, v);
               Map<String, String> links =
                   ports == null ? Map.of() : ports.linkEvents(time - window, time);
@@ -159,19 +178,26 @@ final class NcclChecks {
                           + " s: "
                           + String.join(", ", links.keySet());
               Message summary =
-                  Message.of(
-                      "nccl_error.firing",
-                      subject.shortName(),
-                      attrs.getOrDefault("peer", "?"),
-                      attrs.getOrDefault("status", "?"),
-                      attrs.getOrDefault("vendor_err", "?"),
-                      near);
+                  completion
+                      ? Message.of(
+                          "nccl_error.firing",
+                          subject.shortName(),
+                          attrs.getOrDefault("peer", "?"),
+                          attrs.getOrDefault("status", "?"),
+                          attrs.getOrDefault("vendor_err", "?"),
+                          near)
+                      : Message.of(
+                          "nccl_error.failure",
+                          subject.shortName(),
+                          failureClass.description(),
+                          shortened(line.getMessage()),
+                          near);
               return new Judged(
                   rule,
                   Observation.holds(
                           subject,
                           time,
-                          v.completionErrorCount(),
+                          completion ? v.completionErrorCount() : 1,
                           1,
                           "errors",
                           summary,
@@ -180,6 +206,11 @@ final class NcclChecks {
                       .withKind(AlertKind.NCCL_ERROR)
                       .firingNow());
             });
+  }
+
+  private static String shortened(String text) {
+    String t = text.strip();
+    return t.length() <= SUMMARY_TEXT_MAX ? t : t.substring(0, SUMMARY_TEXT_MAX - 3) + "...";
   }
 
   private static Map<String, String> verdictEvidence(NcclTransportVerdict v) {

@@ -4,7 +4,6 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
-import io.fabricpulse.schemas.nccl.NcclKind;
 import io.fabricpulse.schemas.nccl.NcclTransportVerdict;
 import io.fabricpulse.streams.alerts.AlertTracker;
 import io.fabricpulse.streams.alerts.DetectorFailures;
@@ -38,8 +37,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Lifecycle: a fallback verdict holds for the life of the job (NCCL prints its transport only at
  * init, then is silent for days), so its alert stays FIRING until the verdict changes, or until the
  * job has logged nothing for {@link #VERDICT_IDLE_EXPIRY}: the verdict is then forgotten, and the
- * alert resolves after the rule's hysteresis. A completion error is an event: it holds at its
- * instant, so the alert resolves one hysteresis after the last error.
+ * alert resolves after the rule's hysteresis. A failure line (a fatal NCCL WARN such as a
+ * completion error, or an application line such as a PyTorch watchdog timeout) is an event: it
+ * holds at its instant, so the NCCL_ERROR of a host and job resolves one hysteresis after its last
+ * failure line, and every failure line before that is the same page.
  */
 final class NcclTransportProcessor
     implements Processor<String, SpecificRecord, String, SpecificRecord> {
@@ -115,18 +116,16 @@ final class NcclTransportProcessor
       checks.gdrFallback(verdict, time, lineage).ifPresent(j -> observe(j, time));
       checks.socketFallback(verdict, ports, time, lineage).ifPresent(j -> observe(j, time));
     }
-    if (NcclKind.WARN.name().equals(log.getKind())) {
-      Optional<Judged> error =
-          checks.completionError(log, verdict, nodePorts.get(hostKey), lineage);
-      error.ifPresent(
-          j -> {
-            observe(j, time);
-            // the error held at its instant only: the clean time starts the hysteresis
-            observe(
-                new Judged(j.rule(), Observation.clean(j.observation().subject(), time, lineage)),
-                time);
-          });
-    }
+    Optional<Judged> failure = checks.failure(log, verdict, nodePorts.get(hostKey), lineage);
+    failure.ifPresent(
+        j -> {
+          observe(j, time);
+          // the failure held at its instant only: the clean time starts the hysteresis, and
+          // further failure lines of the job on this host within it are the same page
+          observe(
+              new Judged(j.rule(), Observation.clean(j.observation().subject(), time, lineage)),
+              time);
+        });
   }
 
   private void onPortChange(String hostKey, CounterRates rates, Lineage lineage) {

@@ -4,12 +4,15 @@ import io.fabricpulse.avro.NcclLog;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Synthetic fabric.raw.nccl records of one NCCL process, as the collectors' NcclLineParser emits
- * them: the raw line in NCCL's {@code host:pid:tid [dev] NCCL INFO} layout (format strings of
- * DOMAIN.md 2.9) with the kind and attrs the parser extracts. The streams module does not see the
- * parser (no compile dependency on collectors); the app test runs the real parser end to end.
+ * fabric.raw.nccl records for the detector stories. Most are synthetic records of one NCCL process,
+ * as the collectors' NcclLineParser emits them: the raw line in NCCL's {@code host:pid:tid [dev]
+ * NCCL INFO} layout (format strings of DOMAIN.md 2.9) with the kind and attrs the parser extracts;
+ * {@link #realLine} wraps a real line, unchanged. The streams module does not see the parser (no
+ * compile dependency on collectors); the app test runs the real parser end to end.
  */
 final class NcclLines {
 
@@ -122,6 +125,55 @@ final class NcclLines {
     attrs.put("hca", "mlx5_0");
     return record(second, "WARN", "WARN", message, attrs);
   }
+
+  /**
+   * A real log line, unchanged, as the parser emits it: an {@code NCCL WARN} line becomes a WARN
+   * record of the host in its {@code host:pid:tid} prefix (message after {@code NCCL WARN }, attr
+   * src the {@code file:line} before it), any other line an APP_ERROR record without host. The time
+   * is the line's own timestamp, or the time the collector read a line that has none.
+   */
+  static NcclLog realLine(String node, String job, Instant at, String raw) {
+    return realLine(node, job, at, raw, Map.of());
+  }
+
+  /** {@link #realLine} with the attrs the parser extracts from the message (completion errors). */
+  static NcclLog realLine(
+      String node, String job, Instant at, String raw, Map<String, String> parsed) {
+    Matcher warn = WARN_LINE.matcher(raw);
+    boolean isWarn = warn.find();
+    Map<String, String> attrs = new LinkedHashMap<>(parsed);
+    NcclLog.Builder b =
+        NcclLog.newBuilder()
+            .setCluster(CLUSTER)
+            .setNode(node)
+            .setBootId("boot-1")
+            .setSeq(0)
+            .setTime(at)
+            .setFile("/var/log/slurm/slurm-" + job + ".out")
+            .setLineNo(1)
+            .setJob(job)
+            .setRawLine(raw);
+    if (!isWarn) {
+      return b.setKind("APP_ERROR").setAttrs(attrs).setMessage(raw.strip()).build();
+    }
+    if (warn.group("src") != null) {
+      attrs.put("src", warn.group("src"));
+    }
+    return b.setHost(warn.group("host"))
+        .setPid(Integer.parseInt(warn.group("pid")))
+        .setTid(Integer.parseInt(warn.group("tid")))
+        .setCudaDev(Integer.parseInt(warn.group("dev")))
+        .setLevel("WARN")
+        .setKind("WARN")
+        .setAttrs(attrs)
+        .setMessage(warn.group("msg"))
+        .build();
+  }
+
+  private static final Pattern WARN_LINE =
+      Pattern.compile(
+          "(?<host>[^\\s:\\[\\]]+):(?<pid>\\d+):(?<tid>\\d+) \\[(?<dev>\\d+)\\]"
+              + " (?:(?<src>\\S+:\\d+) )?NCCL WARN (?<msg>.*)$");
 
   private NcclLog info(int second, String kind, String message, Map<String, String> attrs) {
     return record(second, "INFO", kind, message, attrs);
