@@ -79,7 +79,7 @@ class CollectorAgentTest {
 
     @Override
     public String queryAll() {
-      return Samples.read("gpu/gpud-nvidia-smi-q-8xh100-535.161.08.txt");
+      return Samples.read("nvsmi/gpud-nvidia-smi-q-8xh100-535.161.08.txt");
     }
   }
 
@@ -100,7 +100,7 @@ class CollectorAgentTest {
     DirectorySysfsTree tree = new DirectorySysfsTree(root);
     SysfsPortCounterReader reader = new SysfsPortCounterReader(tree);
     List<String> kmsgLines =
-        Samples.read("gpu/akash-244-dmesg-xid43-31-94-contained.txt").lines().toList();
+        Samples.read("kmsg/akash-244-dmesg-xid43-31-94-contained.txt").lines().toList();
     AtomicInteger kmsgPolls = new AtomicInteger();
     List<SourceTask> tasks = new ArrayList<>();
     tasks.add(new SysfsTask(NODE, interval, reader));
