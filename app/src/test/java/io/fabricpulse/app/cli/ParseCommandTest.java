@@ -123,10 +123,7 @@ class ParseCommandTest {
   void sminfoGivesTheMasterPoll() {
     CliRun run =
         CliRun.of(
-            "parse",
-            "--format",
-            "sminfo",
-            sample("opensm/ibsim-lab-sminfo-master-simulated.txt"));
+            "parse", "--format", "sminfo", sample("opensm/ibsim-lab-sminfo-master-simulated.txt"));
 
     assertEquals(0, run.exit(), run.stderr());
     SmSweep poll = run.records(SmSweep.class).get(0);

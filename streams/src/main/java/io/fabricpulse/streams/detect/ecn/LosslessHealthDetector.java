@@ -20,9 +20,9 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * The ECN and lossless-health detectors on RoCE ports (issue 4 detector 6; DOMAIN.md 3.2 P5-P6,
- * 2.2, 2.3): ECN_MISCONFIG, ECN_NOT_EFFECTIVE and LOSSLESS_DROP per port, MTU_MISMATCH per netdev
- * against its cluster.
+ * The ECN and lossless-health detectors on RoCE ports (issue 4 detector 6; docs/thresholds.md
+ * P5-P6, 2.2, 2.3): ECN_MISCONFIG, ECN_NOT_EFFECTIVE and LOSSLESS_DROP per port, MTU_MISMATCH per
+ * netdev against its cluster.
  *
  * <pre>
  * source-fabric-rates -> ecn-roce-only -> ecn-keep-congestion-counters -> ecn-with-counters

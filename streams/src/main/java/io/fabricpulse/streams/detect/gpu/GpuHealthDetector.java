@@ -16,11 +16,11 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
 /**
- * The GPU detectors (DOMAIN.md 2.6-2.8, 3.5): gpu_ecc (GPU_ECC_UNCORRECTABLE,
- * GPU_ROW_REMAP_FAILURE, GPU_RETIRED_PAGES), gpu_reset_required, gpu_ecc_aging, gpu_xid and
- * gpu_hot, per (node, GPU), over fabric.raw.gpu and fabric.raw.xid. Both topics are keyed
- * cluster/node and partitioned alike, so they are merged without a repartition and a node's Xids
- * meet its nvidia-smi samples in one task.
+ * The GPU detectors (docs/formats.md, nvidia-smi and kernel log; docs/thresholds.md, GPU): gpu_ecc
+ * (GPU_ECC_UNCORRECTABLE, GPU_ROW_REMAP_FAILURE, GPU_RETIRED_PAGES), gpu_reset_required,
+ * gpu_ecc_aging, gpu_xid and gpu_hot, per (node, GPU), over fabric.raw.gpu and fabric.raw.xid. Both
+ * topics are keyed cluster/node and partitioned alike, so they are merged without a repartition and
+ * a node's Xids meet its nvidia-smi samples in one task.
  *
  * <pre>
  * source-fabric-raw-gpu -> gpu-samples ─┐

@@ -17,8 +17,8 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
 /**
- * The link detectors (DOMAIN.md 3.3 and 3.4): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and PHY_ERRORS
- * per (node, device, port) over fabric.rates.
+ * The link detectors (docs/thresholds.md F1-F8 and B1-B7): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and
+ * PHY_ERRORS per (node, device, port) over fabric.rates.
  *
  * <p>fabric.rates is keyed by node ({@code cluster/node}, the raw key), so a port's rates and its
  * netdev's ethtool rates (which carry link_down_events_phy on RoCE) are in the node's partition,

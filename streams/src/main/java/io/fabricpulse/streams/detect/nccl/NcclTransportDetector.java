@@ -22,7 +22,7 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * The NCCL transport detectors (DOMAIN.md 3.7 G1, G2; issue 4 detector 3): GDR_FALLBACK,
+ * The NCCL transport detectors (docs/thresholds.md G1, G2; issue 4 detector 3): GDR_FALLBACK,
  * NET_FALLBACK_SOCKET and NCCL_ERROR per (host, job) over fabric.raw.nccl, with each host's RDMA
  * port inventory from fabric.rates, and the transport verdicts on fabric.nccl.transport.
  *

@@ -19,8 +19,8 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * The PFC detectors (DOMAIN.md 3.2): PAUSE_STORM and PFC_MISCONFIG per (node, netdev, priority)
- * over fabric.rates, and PAUSE_PROPAGATION per cluster over the storms.
+ * The PFC detectors (docs/thresholds.md, PFC): PAUSE_STORM and PFC_MISCONFIG per (node, netdev,
+ * priority) over fabric.rates, and PAUSE_PROPAGATION per cluster over the storms.
  *
  * <p>Paging: one storm incident pages its origin port(s) at once and one PAUSE_PROPAGATION; each
  * victim's FIRING is held for the propagation window ({@link VictimHold}) and folded into the

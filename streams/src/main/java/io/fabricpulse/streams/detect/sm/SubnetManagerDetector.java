@@ -15,12 +15,13 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * The subnet-manager detectors (DOMAIN.md 2.5, 3.6): SM_FAILOVER, SM_ABSENT, SM_HUNG and
- * SM_UNSTABLE per cluster over fabric.raw.sm (OpenSM log lines and sminfo polls from every node).
- * The SM is a cluster-wide fact, so records are re-keyed by cluster and repartitioned; one task
- * then sees every poller and every OpenSM host of its cluster, but not in event-time order (they
- * come from different partitions): the records wait in sm-buffer until the cluster's low watermark
- * over its SM sources (sm-clocks) passes them, and are judged in event-time order.
+ * The subnet-manager detectors (docs/formats.md, OpenSM log and sminfo; docs/thresholds.md, subnet
+ * manager): SM_FAILOVER, SM_ABSENT, SM_HUNG and SM_UNSTABLE per cluster over fabric.raw.sm (OpenSM
+ * log lines and sminfo polls from every node). The SM is a cluster-wide fact, so records are
+ * re-keyed by cluster and repartitioned; one task then sees every poller and every OpenSM host of
+ * its cluster, but not in event-time order (they come from different partitions): the records wait
+ * in sm-buffer until the cluster's low watermark over its SM sources (sm-clocks) passes them, and
+ * are judged in event-time order.
  *
  * <pre>
  * source-fabric-raw-sm -> sm-key-by-cluster -> repartition sm-by-cluster

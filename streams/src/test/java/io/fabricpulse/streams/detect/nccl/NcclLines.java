@@ -8,8 +8,9 @@ import java.util.Map;
 /**
  * Synthetic fabric.raw.nccl records of one NCCL process, as the collectors' NcclLineParser emits
  * them: the raw line in NCCL's {@code host:pid:tid [dev] NCCL INFO} layout (format strings of
- * DOMAIN.md 2.9) with the kind and attrs the parser extracts. The streams module does not see the
- * parser (no compile dependency on collectors); the app test runs the real parser end to end.
+ * docs/formats.md, NCCL logs) with the kind and attrs the parser extracts. The streams module does
+ * not see the parser (no compile dependency on collectors); the app test runs the real parser end
+ * to end.
  */
 final class NcclLines {
 
