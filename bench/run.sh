@@ -16,11 +16,7 @@ jar="bench/target/fabricpulse-bench.jar"
 echo "bench: building $jar ..." >&2
 mvn -B -q -DskipTests package -pl bench -am >&2
 
-samples="${FABRICPULSE_SAMPLES:-$(cd "$here/.." && pwd)/shared/samples}"
-if [ ! -d "$samples" ]; then
-  echo "bench: samples directory $samples not found (set FABRICPULSE_SAMPLES)" >&2
-  exit 1
-fi
+testdata="$here/collectors/testdata"
 
 mkdir -p bench/results
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
@@ -28,13 +24,13 @@ out="bench/results/$stamp"
 
 # Fork, warm-up and measurement settings are annotations on each benchmark class: 1 fork, 3 x 1 s
 # warm-up and 5 x 1 s measured (RateStageBenchmark: 5 x 2 s each, its per-invocation setup leaves
-# fewer timed calls per second). The forks get the samples path, Avro's trusted package and quiet
+# fewer timed calls per second). The forks get the testdata path, Avro's trusted package and quiet
 # SLF4J logging.
 # Other work on the machine disturbs the numbers: the load average before and after goes in the log.
 echo "bench: load average before: $(cat /proc/loadavg 2>/dev/null || echo unknown)" | tee "$out.txt"
 # shellcheck disable=SC2086
 java -jar "$jar" \
-  -jvmArgsAppend "-Dfabricpulse.samples=$samples -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.fabricpulse.avro -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xss4m" \
+  -jvmArgsAppend "-Dfabricpulse.testdata=$testdata -Dorg.apache.avro.SERIALIZABLE_PACKAGES=io.fabricpulse.avro -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -Xss4m" \
   -rf json -rff "$out.json" \
   ${JMH_OPTS:-} "$@" 2>&1 | tee -a "$out.txt"
 echo "bench: load average after: $(cat /proc/loadavg 2>/dev/null || echo unknown)" | tee -a "$out.txt"

@@ -8,29 +8,32 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The real captures in {@code shared/samples}: the {@code fabricpulse.samples} property first
- * (run.sh passes it to every JMH fork), else {@code ../shared/samples} next to the repository root
+ * The real captures in {@code collectors/testdata}: the {@code fabricpulse.testdata} property first
+ * (run.sh passes it to every JMH fork), else {@code collectors/testdata} under the repository root
  * found by walking up from the working directory.
  */
 final class BenchSamples {
   private BenchSamples() {}
 
   static Path dir() {
-    String property = System.getProperty("fabricpulse.samples");
-    if (property != null && Files.isDirectory(Path.of(property))) {
+    String property = System.getProperty("fabricpulse.testdata");
+    if (property != null) {
+      if (!Files.isDirectory(Path.of(property))) {
+        throw new IllegalStateException("-Dfabricpulse.testdata=" + property + " is no directory");
+      }
       return Path.of(property);
     }
     Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
     while (dir != null) {
       if (Files.exists(dir.resolve("pom.xml")) && Files.isDirectory(dir.resolve(".mvn"))) {
-        Path samples = dir.resolve("../shared/samples").normalize();
-        if (Files.isDirectory(samples)) {
-          return samples;
+        Path testdata = dir.resolve("collectors/testdata");
+        if (Files.isDirectory(testdata)) {
+          return testdata;
         }
       }
       dir = dir.getParent();
     }
-    throw new IllegalStateException("samples directory not found; set -Dfabricpulse.samples");
+    throw new IllegalStateException("collectors/testdata not found; set -Dfabricpulse.testdata");
   }
 
   static String text(String relative) {

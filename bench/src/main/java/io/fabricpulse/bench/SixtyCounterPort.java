@@ -13,10 +13,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A RoCE port sample with exactly 60 counters, the size DESIGN.md budgets for one port record: the
- * 49 counters the simulator serves for a RoCE port (21 PMA, 24 mlx5 q counters, 4 congestion
- * counters), 3 more mlx5 hw_counters a ConnectX-6/7 also exposes, and the 8 legacy {@code
- * counters_ext} 64-bit PMA counters [K-sysfs] carrying the values of their {@code counters/} twins.
+ * A RoCE port sample with exactly 60 counters, the size docs/design.md (section 1) budgets for one
+ * port record: the 49 counters the simulator serves for a RoCE port (21 PMA, 24 mlx5 q counters, 4
+ * congestion counters), 3 more mlx5 hw_counters a ConnectX-6/7 also exposes, and the 8 legacy
+ * {@code counters_ext} 64-bit PMA counters [K-sysfs] carrying the values of their {@code counters/}
+ * twins.
  */
 final class SixtyCounterPort {
 

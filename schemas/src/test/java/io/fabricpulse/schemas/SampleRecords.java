@@ -32,7 +32,7 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * One realistic instance of every top-level record type, with values taken from the captured
- * outputs in ../shared/samples (see SOURCES.md there) where one exists.
+ * outputs in collectors/testdata (see SOURCES.md there) where one exists.
  */
 public final class SampleRecords {
 
@@ -142,7 +142,7 @@ public final class SampleRecords {
         .build();
   }
 
-  /** The ibsim sminfo line of ib_tools/ibsim-lab-sminfo-master-simulated.txt. */
+  /** The ibsim sminfo line of opensm/ibsim-lab-sminfo-master-simulated.txt. */
   public static SmSweep smSweep() {
     return SmSweep.newBuilder()
         .setCluster("h100-a")
@@ -166,7 +166,7 @@ public final class SampleRecords {
         .build();
   }
 
-  /** The A100 of gpu/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt; '[N/A]' stays null. */
+  /** The A100 of nvsmi/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt; '[N/A]' stays null. */
   public static GpuEcc gpuEcc() {
     Map<String, String> fields = new LinkedHashMap<>();
     fields.put("ecc.errors.corrected.volatile.total", "177");

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Avro contracts: every schema in src/main/avro can read data written with its last released
- * version (DESIGN.md section 3), and every field is documented. When a release ships, copy
+ * version (docs/design.md section 3), and every field is documented. When a release ships, copy
  * src/main/avro to src/test/resources/released/&lt;version&gt;/ and point RELEASED at it.
  */
 class SchemaContractsTest {

@@ -9,8 +9,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * Lineage headers on derived records: the raw record (topic, partition, offset) they came from, so
- * an alert raised on a rate can name the sample behind it (DESIGN.md section 5). Topic as UTF-8,
- * partition as a 4-byte and offset as an 8-byte big-endian integer.
+ * an alert raised on a rate can name the sample behind it (docs/design.md section 5). Topic as
+ * UTF-8, partition as a 4-byte and offset as an 8-byte big-endian integer.
  */
 public final class LineageHeaders {
 

@@ -80,7 +80,7 @@ public final class StreamsSettings {
     return props;
   }
 
-  /** Base settings with exactly-once v2 (DESIGN.md section 8). */
+  /** Base settings with exactly-once v2 (docs/design.md section 8). */
   public static Properties base(String applicationId, String bootstrapServers, Path stateDir) {
     return base(applicationId, bootstrapServers, stateDir, Guarantee.EXACTLY_ONCE_V2);
   }

@@ -25,8 +25,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code fabricpulse parse --format F PATH...}: captured tool output to the collectors' records,
- * one JSON object per line on stdout (DESIGN.md section 7). Skipped input is counted on stderr; the
- * exit code is non-zero only for unusable arguments or unreadable files.
+ * one JSON object per line on stdout (docs/design.md section 7). Skipped input is counted on
+ * stderr; the exit code is non-zero only for unusable arguments or unreadable files.
  */
 @Command(
     name = "parse",

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A real single-node Kafka (KRaft, combined broker and controller) running inside this JVM, for
  * {@code demo} and the tests. Every listener binds 127.0.0.1: the Kafka project's cluster test kit
- * is not used because it binds all interfaces (ENVIRONMENT.md).
+ * is not used because it binds all interfaces, and every server a test starts binds 127.0.0.1 only.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);

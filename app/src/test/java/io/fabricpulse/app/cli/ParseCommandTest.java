@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code fabricpulse parse} on the real captures of /work/shared/samples, one test per format. */
+/** {@code fabricpulse parse} on the real captures of collectors/testdata, one test per format. */
 class ParseCommandTest {
   @TempDir Path tmp;
 
@@ -123,10 +123,7 @@ class ParseCommandTest {
   void sminfoGivesTheMasterPoll() {
     CliRun run =
         CliRun.of(
-            "parse",
-            "--format",
-            "sminfo",
-            sample("ib_tools/ibsim-lab-sminfo-master-simulated.txt"));
+            "parse", "--format", "sminfo", sample("opensm/ibsim-lab-sminfo-master-simulated.txt"));
 
     assertEquals(0, run.exit(), run.stderr());
     SmSweep poll = run.records(SmSweep.class).get(0);
@@ -146,7 +143,7 @@ class ParseCommandTest {
             "opensm-log",
             "--time",
             "2025-06-01T00:00:00Z",
-            sample("ib_tools/linux-rdma-opensm-3.3.21-standby-node-log1.txt"));
+            sample("opensm/linux-rdma-opensm-3.3.21-standby-node-log1.txt"));
 
     assertEquals(0, run.exit(), run.stderr());
     List<SmSweep> events = run.records(SmSweep.class);
@@ -167,7 +164,7 @@ class ParseCommandTest {
             "parse",
             "--format",
             "nvidia-smi-csv",
-            sample("gpu/nvgpuexp-h100-query-gpu-ecc-csv.txt"));
+            sample("nvsmi/nvgpuexp-h100-query-gpu-ecc-csv.txt"));
 
     assertEquals(0, run.exit());
     List<GpuEcc> gpus = run.records(GpuEcc.class);
@@ -186,7 +183,7 @@ class ParseCommandTest {
             "parse",
             "--format",
             "nvidia-smi-q",
-            sample("gpu/gpud-nvidia-smi-q-8xh100-535.161.08.txt"));
+            sample("nvsmi/gpud-nvidia-smi-q-8xh100-535.161.08.txt"));
 
     assertEquals(0, run.exit(), run.stderr());
     List<GpuEcc> gpus = run.records(GpuEcc.class);
@@ -200,7 +197,7 @@ class ParseCommandTest {
   void kmsgDmesgTGivesXidEvents() {
     CliRun run =
         CliRun.of(
-            "parse", "--format", "kmsg", sample("gpu/akash-244-dmesg-xid43-31-94-contained.txt"));
+            "parse", "--format", "kmsg", sample("kmsg/akash-244-dmesg-xid43-31-94-contained.txt"));
 
     assertEquals(0, run.exit(), run.stderr());
     List<GpuXid> xids = run.records(GpuXid.class);
@@ -218,7 +215,7 @@ class ParseCommandTest {
             "parse",
             "--format",
             "perfquery",
-            sample("ib_tools/treydock-perfquery-x-edr-switch-2ports.txt"));
+            sample("perfquery/treydock-perfquery-x-edr-switch-2ports.txt"));
 
     assertEquals(0, run.exit(), run.stderr());
     List<PortCounters> ports = run.records(PortCounters.class);
@@ -237,7 +234,7 @@ class ParseCommandTest {
             "parse",
             "--format",
             "ibqueryerrors",
-            sample("ib_tools/linux-rdma-ibqueryerrors-sx6036-symbolerr-xmitwait-saturated.txt"));
+            sample("perfquery/linux-rdma-ibqueryerrors-sx6036-symbolerr-xmitwait-saturated.txt"));
 
     assertEquals(0, run.exit(), run.stderr());
     List<PortCounters> ports = run.records(PortCounters.class);
@@ -281,7 +278,7 @@ class ParseCommandTest {
     java.io.InputStream saved = System.in;
     try {
       System.setIn(
-          Files.newInputStream(Samples.path("ib_tools/ibsim-lab-sminfo-master-simulated.txt")));
+          Files.newInputStream(Samples.path("opensm/ibsim-lab-sminfo-master-simulated.txt")));
       CliRun run = CliRun.of("parse", "--format", "sminfo", "--node", "sm01", "-");
       assertEquals(0, run.exit(), run.stderr());
       SmSweep poll = run.records(SmSweep.class).get(0);
@@ -302,7 +299,7 @@ class ParseCommandTest {
             "--format",
             "sminfo",
             tmp.resolve("missing.txt").toString(),
-            sample("ib_tools/ibsim-lab-sminfo-master-simulated.txt"));
+            sample("opensm/ibsim-lab-sminfo-master-simulated.txt"));
 
     assertEquals(ParseCommand.EXIT_UNREADABLE, run.exit());
     assertTrue(run.stderr().contains("missing.txt: cannot read"), run.stderr());
@@ -325,7 +322,7 @@ class ParseCommandTest {
   void sysfsFormatRefusesAFile() {
     CliRun run =
         CliRun.of(
-            "parse", "--format", "sysfs", sample("ib_tools/ibsim-lab-sminfo-master-simulated.txt"));
+            "parse", "--format", "sysfs", sample("opensm/ibsim-lab-sminfo-master-simulated.txt"));
     assertEquals(ParseCommand.EXIT_UNREADABLE, run.exit());
     assertTrue(run.stderr().contains("not a sysfs root"), run.stderr());
     assertNull(run.records().stream().findAny().orElse(null));

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * than twice at once. Malformed input is counted per source and logged at most once a minute
  * ({@link MalformedReporter}); a source that throws is logged the same way and tried again next
  * cycle: nothing a node prints can stop the agent. {@link #close()} stops the schedule, lets
- * running cycles finish, closes the sources and flushes the output.
+ * running cycles finish, closes the sources and flushes the output. The schedule is a {@link
+ * Scheduler}: a thread pool in the daemon, driven cycle by cycle in tests.
  */
 public final class CollectorAgent implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CollectorAgent.class);
@@ -47,15 +48,40 @@ public final class CollectorAgent implements AutoCloseable {
   private final Map<SourceKind, MalformedReporter> malformed = new EnumMap<>(SourceKind.class);
   private final Map<SourceKind, AtomicLong> cycles = new EnumMap<>(SourceKind.class);
   private final Map<SourceKind, AtomicLong> failures = new EnumMap<>(SourceKind.class);
-  private ScheduledThreadPoolExecutor scheduler;
+  private final Scheduler scheduler;
+  private boolean started;
   private boolean closed;
+
+  /** Runs each source's cycle on its interval. */
+  interface Scheduler {
+    /** Runs {@code cycle} now and then every {@code interval}, never twice at once. */
+    void every(Duration interval, Runnable cycle);
+
+    /**
+     * Starts no more cycles; waits up to {@code wait} for running ones, false if some still run.
+     */
+    boolean stop(Duration wait) throws InterruptedException;
+
+    /** Interrupts the cycles still running. */
+    void stopNow();
+  }
 
   public CollectorAgent(
       NodeIdentity identity, List<SourceTask> tasks, RecordOutput output, Clock clock) {
+    this(identity, tasks, output, clock, new ThreadPoolScheduler(tasks.size()));
+  }
+
+  CollectorAgent(
+      NodeIdentity identity,
+      List<SourceTask> tasks,
+      RecordOutput output,
+      Clock clock,
+      Scheduler scheduler) {
     this.identity = identity;
     this.tasks = List.copyOf(tasks);
     this.output = output;
     this.clock = clock;
+    this.scheduler = scheduler;
     for (SourceTask task : this.tasks) {
       malformed.put(task.kind(), new MalformedReporter(task.kind(), REPORT_PERIOD));
       cycles.put(task.kind(), new AtomicLong());
@@ -85,16 +111,12 @@ public final class CollectorAgent implements AutoCloseable {
 
   /** Starts every source on its interval; the first cycles run at once. */
   public synchronized void start() {
-    if (scheduler != null || closed) {
+    if (started || closed) {
       throw new IllegalStateException("agent already started or closed");
     }
-    scheduler = new ScheduledThreadPoolExecutor(Math.max(1, tasks.size()), threads());
-    scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-    scheduler.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+    started = true;
     for (SourceTask task : tasks) {
-      long periodMs = task.interval().toMillis();
-      scheduler.scheduleAtFixedRate(
-          () -> cycleAndPublish(task), 0, periodMs, TimeUnit.MILLISECONDS);
+      scheduler.every(task.interval(), () -> cycleAndPublish(task));
       LOG.info("source {} every {}", task.kind().section(), task.interval());
     }
   }
@@ -159,17 +181,14 @@ public final class CollectorAgent implements AutoCloseable {
       return;
     }
     closed = true;
-    if (scheduler != null) {
-      scheduler.shutdown();
-      try {
-        if (!scheduler.awaitTermination(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-          LOG.warn("sources still running after {}; interrupting them", SHUTDOWN_WAIT);
-          scheduler.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        scheduler.shutdownNow();
-        Thread.currentThread().interrupt();
+    try {
+      if (!scheduler.stop(SHUTDOWN_WAIT)) {
+        LOG.warn("sources still running after {}; interrupting them", SHUTDOWN_WAIT);
+        scheduler.stopNow();
       }
+    } catch (InterruptedException e) {
+      scheduler.stopNow();
+      Thread.currentThread().interrupt();
     }
     for (SourceTask task : tasks) {
       try {
@@ -181,12 +200,40 @@ public final class CollectorAgent implements AutoCloseable {
     output.close();
   }
 
-  private static ThreadFactory threads() {
-    AtomicInteger n = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, "fabricpulse-source-" + n.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
+  /**
+   * The daemon's schedule: one thread per source, fixed rate, so a slow source delays only its own
+   * next cycle. No thread starts before the first cycle is scheduled.
+   */
+  static final class ThreadPoolScheduler implements Scheduler {
+    private final ScheduledThreadPoolExecutor executor;
+
+    ThreadPoolScheduler(int sources) {
+      AtomicInteger n = new AtomicInteger();
+      ThreadFactory threads =
+          runnable -> {
+            Thread thread = new Thread(runnable, "fabricpulse-source-" + n.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+          };
+      executor = new ScheduledThreadPoolExecutor(Math.max(1, sources), threads);
+      executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+      executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+    }
+
+    @Override
+    public void every(Duration interval, Runnable cycle) {
+      executor.scheduleAtFixedRate(cycle, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public boolean stop(Duration wait) throws InterruptedException {
+      executor.shutdown();
+      return executor.awaitTermination(wait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stopNow() {
+      executor.shutdownNow();
+    }
   }
 }

@@ -4,7 +4,9 @@ import java.time.Duration;
 
 /** The sources of the node agent, with their configuration section and default interval. */
 public enum SourceKind {
-  /** IB/RoCE port counters from sysfs, every second (DESIGN.md section 1: one record per port). */
+  /**
+   * IB/RoCE port counters from sysfs, every second (docs/design.md section 1: one record per port).
+   */
   SYSFS("sysfs", Duration.ofSeconds(1), true),
   /** ethtool -S PFC/ECN counters of the RoCE netdevs. */
   ETHTOOL("ethtool", Duration.ofSeconds(1), true),

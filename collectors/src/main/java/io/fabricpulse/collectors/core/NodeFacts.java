@@ -25,7 +25,7 @@ public final class NodeFacts {
 
   /**
    * {@code sys/kernel/random/boot_id}: a random UUID the kernel draws at every boot, so the rate
-   * stage tells a reboot from a counter clear (DESIGN.md section 4).
+   * stage tells a reboot from a counter clear (docs/design.md section 4).
    */
   public String bootId() throws IOException {
     String id = Files.readString(procRoot.resolve("sys/kernel/random/boot_id"), UTF8).strip();

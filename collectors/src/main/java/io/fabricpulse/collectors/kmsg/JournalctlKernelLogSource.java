@@ -49,6 +49,14 @@ public final class JournalctlKernelLogSource implements KernelLogSource, Closeab
     return lines;
   }
 
+  /**
+   * Waits until journalctl's reader has buffered at least {@code lines} lines that no poll took
+   * yet, or {@code timeout} passed; true if so (tests wait on this instead of polling in a loop).
+   */
+  boolean awaitBuffered(int lines, java.time.Duration timeout) throws InterruptedException {
+    return buffer.awaitSize(lines, timeout);
+  }
+
   /** How many times journalctl was started. */
   public synchronized long starts() {
     return starts;

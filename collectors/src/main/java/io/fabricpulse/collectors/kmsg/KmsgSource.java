@@ -68,6 +68,16 @@ public final class KmsgSource implements KernelLogSource, Closeable {
     return lines;
   }
 
+  /**
+   * Waits until the reader thread has reached the end of the input (a regular file; the device has
+   * none) or {@code timeout} passed; true if it has. Tests read a capture this way instead of
+   * polling until lines show up.
+   */
+  boolean awaitEndOfInput(java.time.Duration timeout) throws InterruptedException {
+    reader.join(timeout.toMillis());
+    return !reader.isAlive();
+  }
+
   /** Lines dropped because polls did not keep up, plus records the kernel overwrote unread. */
   public long lost() {
     return buffer.dropped() + overruns;

@@ -24,6 +24,23 @@ final class LineBuffer {
       dropped++;
     }
     lines.addLast(line);
+    notifyAll();
+  }
+
+  /**
+   * Waits until at least {@code count} lines are buffered or {@code timeout} passed; true if so.
+   */
+  synchronized boolean awaitSize(int count, java.time.Duration timeout)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (lines.size() < count) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return true;
   }
 
   synchronized List<String> drain() {

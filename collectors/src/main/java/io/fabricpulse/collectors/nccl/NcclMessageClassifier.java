@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 /**
  * Classifies one NCCL message (the text after {@code NCCL INFO|WARN|TRACE}) into a {@link NcclKind}
  * and the values it carries. Pure: the same message always gives the same result. Format strings
- * are those of NVIDIA/nccl; the comments name the version that prints each form (DOMAIN.md 2.9).
+ * are those of NVIDIA/nccl; the comments name the version that prints each form (docs/formats.md,
+ * NCCL logs).
  */
 public final class NcclMessageClassifier {
 

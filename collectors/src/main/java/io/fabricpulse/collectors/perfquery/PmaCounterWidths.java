@@ -4,9 +4,9 @@ import java.util.Map;
 
 /**
  * Declared widths of the IB PMA counters under their perfquery names: the PortCounters attribute
- * (libibmad fields.c, the same widths as the kernel's sysfs.c table in DOMAIN.md §1 [K-sysfs]) and
- * PortCountersExtended, where every counter is 64-bit, including the error counters that PMAs with
- * {@code IsAdditionalPortCountersExtendedSupported} (CapMask2 bit 1) add after {@code
+ * (libibmad fields.c, the same widths as the kernel's sysfs.c table in docs/counters.md [K-sysfs])
+ * and PortCountersExtended, where every counter is 64-bit, including the error counters that PMAs
+ * with {@code IsAdditionalPortCountersExtendedSupported} (CapMask2 bit 1) add after {@code
  * CounterSelect2} [PQ]. Counters of width below 64 saturate at all ones [IBbook].
  */
 public final class PmaCounterWidths {

@@ -25,8 +25,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes the collectors' Avro records to one Kafka topic: key {@code cluster/node}, record
- * timestamp = the record's {@code time} field (event time, DESIGN.md section 1), value in the
- * Confluent wire format, producer idempotent with {@code acks=all} (DESIGN.md section 8).
+ * timestamp = the record's {@code time} field (event time, docs/design.md section 1), value in the
+ * Confluent wire format, producer idempotent with {@code acks=all} (docs/design.md section 8).
  *
  * <p>Records wait in a bounded in-memory buffer until the producer takes them. While Kafka is
  * unreachable, sends that fail (metadata not available within {@code max.block.ms}, or delivery
@@ -96,7 +96,7 @@ public final class RecordPublisher implements AutoCloseable {
     this.bufferCapacity = bufferCapacity;
   }
 
-  /** The producer settings this class enforces on top of the user's (DESIGN.md section 8). */
+  /** The producer settings this class enforces on top of the user's (docs/design.md section 8). */
   static Map<String, Object> producerConfig(Properties config) {
     Map<String, Object> producerConfig = new HashMap<>();
     for (String key : config.stringPropertyNames()) {

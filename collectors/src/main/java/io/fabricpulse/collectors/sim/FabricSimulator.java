@@ -102,7 +102,8 @@ public final class FabricSimulator {
       }
       if (!roce) {
         // InfiniBand GPU nodes carry a RoCE Ethernet NIC for storage and the front end next to the
-        // compute HCAs (8x MT4129 plus MT4125, samples/ib_tools/gpud-ibstat-h100-ndr-all-active).
+        // compute HCAs (8x MT4129 plus MT4125, ibstat of leptonai/gpud testdata
+        // ibstat.47.0.all.active.0).
         // It is the one netdev with ethtool PFC/ECN counters on such a node.
         int h = config.hcasPerNode();
         SimulatedPort storage =
@@ -679,7 +680,8 @@ public final class FabricSimulator {
           if (happensIn(fault, previous, t)) {
             gpu.remapPending = true;
             gpu.remappedCorrectable++;
-            // Wording of the real line in samples/gpu/mleng-a100-xid63-...-remap-pending.txt.
+            // Wording of the real line in
+            // collectors/testdata/nvsmi/mleng-a100-xid63-...-remap-pending.txt.
             kernelLogs
                 .get(node)
                 .log(

@@ -9,8 +9,8 @@ import java.util.UUID;
 
 /**
  * The eight H100 GPUs of one simulated node and what {@code nvidia-smi} prints about them. Values
- * follow the real H100 capture (samples/gpu/nvgpuexp-h100-query-gpu-ecc-csv.txt): ECC enabled,
- * counters 0, retired_pages.* {@code [N/A]} (H100 remaps rows instead of retiring pages),
+ * follow the real H100 capture (collectors/testdata/nvsmi/nvgpuexp-h100-query-gpu-ecc-csv.txt): ECC
+ * enabled, counters 0, retired_pages.* {@code [N/A]} (H100 remaps rows instead of retiring pages),
  * remapped_rows.pending/failure {@code No}, temperatures in the 40s.
  */
 final class SimulatedGpus {
@@ -142,9 +142,9 @@ final class SimulatedGpus {
 
   /**
    * {@code nvidia-smi -q}: the R535 Hopper layout of
-   * samples/gpu/gpud-nvidia-smi-q-8xh100-535.161.08 (4 spaces per level, values from column 44),
-   * reduced to the identity, ECC, retired pages, remapped rows and temperature sections. Corrected
-   * and uncorrected errors are DRAM errors.
+   * collectors/testdata/nvsmi/gpud-nvidia-smi-q-8xh100-535.161.08 (4 spaces per level, values from
+   * column 44), reduced to the identity, ECC, retired pages, remapped rows and temperature
+   * sections. Corrected and uncorrected errors are DRAM errors.
    */
   String queryAll(java.time.Instant now) {
     StringBuilder out = new StringBuilder("\n==============NVSMI LOG==============\n\n");

@@ -12,12 +12,12 @@ import java.util.SplittableRandom;
  * uses HCA g) and the NCCL_DEBUG=INFO lines its processes print into the job log of each node.
  *
  * <p>The lines are NCCL 2.27.5's, as in the real capture
- * samples/nccl/slurmv4-sglang-roce-8hca-gdr-2node16gpu-nccl2.27.5.txt (prefix {@code host:pid:tid
- * [cudaDev] NCCL INFO}, {@code NET/IB : Using [0]mlx5_0:1/IB ... [RO]; OOB eth0:ip<0>}, {@code via
- * NET/IB/0/GDRDMA}, {@code Connected all rings, use ring PXN 0 GDR 1}); the format strings are
- * those of DOMAIN.md 2.9. Version 2.27.5 rather than 2.21.5 because the ring summary with {@code
- * GDR %d} exists only from 2.24.3 [NCCL-generic]. Init takes 2 s: discovery at start, connections
- * at +1 s, {@code Init COMPLETE} at +2 s.
+ * collectors/testdata/nccl/slurmv4-sglang-roce-8hca-gdr-2node16gpu-nccl2.27.5.txt (prefix {@code
+ * host:pid:tid [cudaDev] NCCL INFO}, {@code NET/IB : Using [0]mlx5_0:1/IB ... [RO]; OOB
+ * eth0:ip<0>}, {@code via NET/IB/0/GDRDMA}, {@code Connected all rings, use ring PXN 0 GDR 1}); the
+ * format strings are those of docs/formats.md, NCCL logs. Version 2.27.5 rather than 2.21.5 because
+ * the ring summary with {@code GDR %d} exists only from 2.24.3 [NCCL-generic]. Init takes 2 s:
+ * discovery at start, connections at +1 s, {@code Init COMPLETE} at +2 s.
  */
 final class SimulatedNcclJob {
   static final String VERSION = "2.27.5+cuda12.9";

@@ -14,13 +14,14 @@ import java.util.SplittableRandom;
  * {@code sm02} (standby), each writing its own log, and what {@code sminfo} answers.
  *
  * <p>Log lines use OpenSM's {@code "%s %02d %02d:%02d:%02d %06d [%04X] 0x%02x -> %s"} [OSM-log] in
- * UTC, with the messages of the real captures (DOMAIN.md 2.5 [OSM-ex], samples/ib_tools/
- * linux-rdma-opensm-3.3.21-standby-node-log1.txt). Light sweeps every 10 s are silent at the
- * default log level, so a healthy fabric logs only its start-up. A master failover follows
- * [OSM-base]: the standby polls the master every 10 s and gives up after 4 failed polls (each an
- * ERR 3113/3120 SMInfo timeout, as in the real capture), then enters DISCOVERING, does a heavy
- * sweep "coming out of standby", enters MASTER and brings the subnet up. Between the master's death
- * and the takeover, {@code sminfo} finds no SM and fails the way infiniband-diags does.
+ * UTC, with the messages of the real captures (docs/formats.md "OpenSM log and sminfo",
+ * collectors/testdata/opensm/linux-rdma-opensm-3.3.21-standby-node-log1.txt). Light sweeps every 10
+ * s are silent at the default log level, so a healthy fabric logs only its start-up. A master
+ * failover follows [OSM-base]: the standby polls the master every 10 s and gives up after 4 failed
+ * polls (each an ERR 3113/3120 SMInfo timeout, as in the real capture), then enters DISCOVERING,
+ * does a heavy sweep "coming out of standby", enters MASTER and brings the subnet up. Between the
+ * master's death and the takeover, {@code sminfo} finds no SM and fails the way infiniband-diags
+ * does.
  */
 final class SimulatedSubnetManager {
   static final List<String> HOSTS = List.of("sm01", "sm02");

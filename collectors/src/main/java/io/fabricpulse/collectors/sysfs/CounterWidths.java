@@ -8,10 +8,11 @@ import java.util.Set;
  * Declared widths, in bits, of the counters the sysfs collector reads. The rate stage uses them to
  * tell a wrap (mlx5 32-bit q counters) from saturation and clears (PMA counters).
  *
- * <p>PMA counters in {@code counters/} per drivers/infiniband/core/sysfs.c [K-sysfs] (DOMAIN.md
- * section 1). The data and packet counters ({@code port_{xmit,rcv}_{data,packets}}) are 32-bit in
- * the base PMA attribute set and 64-bit when the port's ClassPortInfo advertises extended width;
- * sysfs does not say which set it chose, so we decide from what is visible:
+ * <p>PMA counters in {@code counters/} per drivers/infiniband/core/sysfs.c [K-sysfs]
+ * (docs/counters.md, IB PMA counters). The data and packet counters ({@code
+ * port_{xmit,rcv}_{data,packets}}) are 32-bit in the base PMA attribute set and 64-bit when the
+ * port's ClassPortInfo advertises extended width; sysfs does not say which set it chose, so we
+ * decide from what is visible:
  *
  * <ol>
  *   <li>{@code unicast_*}/{@code multicast_*} files in the same {@code counters/} directory exist
@@ -56,7 +57,7 @@ public final class CounterWidths {
   private static final Set<String> EXTENDABLE =
       Set.of("port_xmit_data", "port_rcv_data", "port_xmit_packets", "port_rcv_packets");
 
-  /** mlx5 q counters, read with be32_to_cpu [K-mlx5cnt] (DOMAIN.md section 1 list). */
+  /** mlx5 q counters, read with be32_to_cpu [K-mlx5cnt] (list in docs/counters.md). */
   private static final Set<String> MLX5_Q_COUNTERS_32 =
       Set.of(
           "rx_write_requests",

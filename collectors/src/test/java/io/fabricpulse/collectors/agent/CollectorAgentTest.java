@@ -25,13 +25,13 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.MockProducer;
@@ -79,7 +79,7 @@ class CollectorAgentTest {
 
     @Override
     public String queryAll() {
-      return Samples.read("gpu/gpud-nvidia-smi-q-8xh100-535.161.08.txt");
+      return Samples.read("nvsmi/gpud-nvidia-smi-q-8xh100-535.161.08.txt");
     }
   }
 
@@ -100,7 +100,7 @@ class CollectorAgentTest {
     DirectorySysfsTree tree = new DirectorySysfsTree(root);
     SysfsPortCounterReader reader = new SysfsPortCounterReader(tree);
     List<String> kmsgLines =
-        Samples.read("gpu/akash-244-dmesg-xid43-31-94-contained.txt").lines().toList();
+        Samples.read("kmsg/akash-244-dmesg-xid43-31-94-contained.txt").lines().toList();
     AtomicInteger kmsgPolls = new AtomicInteger();
     List<SourceTask> tasks = new ArrayList<>();
     tasks.add(new SysfsTask(NODE, interval, reader));
@@ -180,15 +180,18 @@ class CollectorAgentTest {
     MockProducer<String, SpecificRecord> producer =
         new MockProducer<>(true, null, new StringSerializer(), values);
     KafkaRecordOutput output = new KafkaRecordOutput(producer, FabricTopics.defaults(), 1000);
+    SteppedClock clock = new SteppedClock(T0);
+    HandScheduler scheduler = new HandScheduler();
     CollectorAgent agent =
-        new CollectorAgent(NODE, tasks(Duration.ofMillis(100)), output, Clock.systemUTC());
+        new CollectorAgent(NODE, tasks(Duration.ofMillis(100)), output, clock, scheduler);
 
     agent.start();
-    waitFor(
-        () ->
-            agent.cycles(SourceKind.SYSFS) >= 3
-                && agent.cycles(SourceKind.GPU) >= 3
-                && agent.cycles(SourceKind.SMINFO) >= 3);
+    assertEquals(List.of(Duration.ofMillis(100)), List.copyOf(scheduler.intervals()));
+    // three intervals: at T0, T0 + 100 ms and T0 + 200 ms every source runs one cycle
+    for (int cycle = 0; cycle < 3; cycle++) {
+      scheduler.runOneInterval();
+      clock.advance(Duration.ofMillis(100));
+    }
     agent.close();
 
     List<ProducerRecord<String, SpecificRecord>> sent = producer.history();
@@ -219,13 +222,20 @@ class CollectorAgentTest {
             .filter(r -> r.topic().equals(FabricTopics.PORT_COUNTERS))
             .map(r -> ((PortCounters) r.value()).getSeq())
             .toList();
-    for (int i = 0; i < seqs.size(); i++) {
-      assertEquals(i, seqs.get(i));
-    }
+    assertEquals(List.of(0L, 1L, 2L), seqs);
+    assertEquals(
+        List.of(T0, T0.plusMillis(100), T0.plusMillis(200)),
+        sent.stream()
+            .filter(r -> r.topic().equals(FabricTopics.PORT_COUNTERS))
+            .map(r -> ((PortCounters) r.value()).getTime())
+            .toList());
     // the Xids were in the first kernel log poll only: published once, not once per cycle
     assertEquals(4, sent.stream().filter(r -> r.topic().equals(FabricTopics.XID)).count());
     assertTrue(producer.closed());
-    assertTrue(agent.failures(SourceKind.SMINFO) >= 3);
+    assertEquals(3, agent.cycles(SourceKind.SYSFS));
+    assertEquals(3, agent.cycles(SourceKind.GPU));
+    assertEquals(3, agent.failures(SourceKind.SMINFO));
+    assertTrue(scheduler.stopped);
 
     // what went out is Confluent wire format that the registry-compatible deserializer reads
     AvroDeserializer<PortCounters> reader = new AvroDeserializer<>(PortCounters.class);
@@ -234,13 +244,65 @@ class CollectorAgentTest {
     assertEquals(first.value(), reader.deserialize(FabricTopics.PORT_COUNTERS, bytes));
   }
 
-  private static void waitFor(BooleanSupplier condition) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not met within 20 s");
+  /**
+   * A schedule run by the test: every source's cycle runs when the test says an interval passed.
+   */
+  static final class HandScheduler implements CollectorAgent.Scheduler {
+    private final List<Runnable> cycles = new ArrayList<>();
+    private final Set<Duration> intervals = new java.util.LinkedHashSet<>();
+    boolean stopped;
+
+    @Override
+    public void every(Duration interval, Runnable cycle) {
+      intervals.add(interval);
+      cycles.add(cycle);
+    }
+
+    Set<Duration> intervals() {
+      return intervals;
+    }
+
+    void runOneInterval() {
+      if (!stopped) {
+        cycles.forEach(Runnable::run);
       }
-      java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+    }
+
+    @Override
+    public boolean stop(Duration wait) {
+      stopped = true;
+      return true;
+    }
+
+    @Override
+    public void stopNow() {}
+  }
+
+  /** A clock that moves only when the test moves it. */
+  static final class SteppedClock extends Clock {
+    private Instant now;
+
+    SteppedClock(Instant start) {
+      this.now = start;
+    }
+
+    void advance(Duration step) {
+      now = now.plus(step);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException("the agent reads instants only");
     }
   }
 }

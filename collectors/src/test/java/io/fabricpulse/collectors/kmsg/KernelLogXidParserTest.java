@@ -19,7 +19,7 @@ class KernelLogXidParserTest {
 
   @Test
   void dmesgTWithXid43And31AndContained94() {
-    String name = "gpu/akash-244-dmesg-xid43-31-94-contained.txt";
+    String name = "kmsg/akash-244-dmesg-xid43-31-94-contained.txt";
     SampleContext context = SampleContext.of(NODE, Instant.parse("2024-08-10T00:00:00Z"));
     ParseResult<GpuXid> result =
         new KernelLogXidParser(ZoneOffset.UTC, null).parse(Samples.read(name), context, name);
@@ -60,7 +60,7 @@ class KernelLogXidParserTest {
 
   @Test
   void xid63RowRemapperLineWithoutPrefix() {
-    String name = "gpu/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt";
+    String name = "nvsmi/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt";
     Instant readTime = Instant.parse("2023-06-07T19:32:16Z");
     ParseResult<GpuXid> result =
         new KernelLogXidParser(ZoneOffset.UTC, null)

@@ -12,9 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,14 +30,15 @@ class KmsgSourceTest {
           "4,1003,12500000,-;NVRM: Xid (PCI:0000:b3:00): 48, pid=1234, An uncorrectable double bit error",
           "");
 
-  private static List<String> pollUntil(KernelLogSource source, int lines) throws Exception {
-    List<String> all = new ArrayList<>();
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (all.size() < lines && System.nanoTime() < deadline) {
-      all.addAll(source.poll());
-      LockSupport.parkNanos(2_000_000);
-    }
-    return all;
+  /** A deadline for the reader threads, never reached when the code works. */
+  private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+  /** Everything the source's reader thread reads from the file, once it reached the file's end. */
+  private static List<String> readAll(KmsgSource source) throws Exception {
+    assertTrue(source.awaitEndOfInput(DEADLINE), "reader did not reach the end of the file");
+    List<String> lines = source.poll();
+    assertEquals(List.of(), source.poll());
+    return lines;
   }
 
   @Test
@@ -48,7 +47,7 @@ class KmsgSourceTest {
     Files.writeString(device, RECORDS);
     // the collector started 8 s after boot: the 5 s record is history
     try (KmsgSource source = new KmsgSource(device, 8_000_000)) {
-      List<String> lines = pollUntil(source, 2);
+      List<String> lines = readAll(source);
 
       assertEquals(2, lines.size(), lines.toString());
       assertTrue(lines.get(0).startsWith("4,1002,9000000,-;NVRM: Xid"));
@@ -72,7 +71,7 @@ class KmsgSourceTest {
     Path device = dir.resolve("kmsg-synthetic");
     Files.writeString(device, RECORDS);
     try (KmsgSource source = new KmsgSource(device, 0)) {
-      assertEquals(3, pollUntil(source, 3).size());
+      assertEquals(3, readAll(source).size());
     }
   }
 
@@ -91,7 +90,9 @@ class KmsgSourceTest {
     Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwx------"));
     JournalctlKernelLogSource source = new JournalctlKernelLogSource(fake.toString());
     try {
-      List<String> lines = pollUntil(source, 1);
+      assertEquals(List.of(), source.poll()); // the first poll starts journalctl
+      assertTrue(source.awaitBuffered(1, DEADLINE), "journalctl printed nothing");
+      List<String> lines = source.poll();
 
       assertEquals(1, lines.size(), lines.toString());
       GpuXid xid =

@@ -16,14 +16,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** Finds and parses the NCCL captures: real ones in shared/samples, synthetic ones in resources. */
+/**
+ * Finds and parses the NCCL captures: real ones in collectors/testdata/nccl, synthetic ones in
+ * src/test/resources/nccl.
+ */
 final class NcclSamples {
   static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
   static final NodeIdentity NODE = new NodeIdentity("lab", "gpu017", "boot-1");
 
   private NcclSamples() {}
 
-  /** The real capture {@code nccl/<name>.txt}. */
+  /** The real capture {@code collectors/testdata/nccl/<name>.txt}. */
   static Path real(String name) {
     return Samples.path("nccl/" + name + ".txt");
   }

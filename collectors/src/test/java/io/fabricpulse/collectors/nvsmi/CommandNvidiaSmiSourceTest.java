@@ -37,7 +37,7 @@ class CommandNvidiaSmiSourceTest {
   private Path fake(String csvBody) throws IOException {
     Path help = dir.resolve("help.txt");
     Files.writeString(help, Samples.resource("nvsmi/help-query-gpu-r470-synthetic.txt"));
-    Path q = Samples.path("gpu/gpud-nvidia-smi-q-8xh100-535.161.08.txt");
+    Path q = Samples.path("nvsmi/gpud-nvidia-smi-q-8xh100-535.161.08.txt");
     Path csv = dir.resolve("query.csv");
     if (csvBody != null) {
       Files.writeString(csv, csvBody);

@@ -22,7 +22,7 @@ class NvidiaSmiCsvParserTest {
 
   @Test
   void h100CaptureWithHeaderIdleAndLoad() {
-    String name = "gpu/nvgpuexp-h100-query-gpu-ecc-csv.txt";
+    String name = "nvsmi/nvgpuexp-h100-query-gpu-ecc-csv.txt";
     ParseResult<GpuEcc> result = parser.parseWithHeader(Samples.read(name), context, name);
 
     // The capture tool's own header ("collected_at: ...", lines 9-14) is not nvidia-smi output.

@@ -22,7 +22,7 @@ class NvidiaSmiQParserTest {
 
   @Test
   void eightH100sWithNewEccLayoutAllZero() {
-    String name = "gpu/gpud-nvidia-smi-q-8xh100-535.161.08.txt";
+    String name = "nvsmi/gpud-nvidia-smi-q-8xh100-535.161.08.txt";
     ParseResult<GpuEcc> result = parser.parse(Samples.read(name), context, name);
 
     assertEquals(List.of(), result.malformed());
@@ -74,7 +74,7 @@ class NvidiaSmiQParserTest {
 
   @Test
   void a100WithRemapPendingAndElisions() {
-    String name = "gpu/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt";
+    String name = "nvsmi/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt";
     ParseResult<GpuEcc> result = parser.parse(Samples.read(name), context, name);
 
     assertEquals(1, result.records().size());

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 class OpenSmLogParserTest {
   private static final NodeIdentity SM_NODE = new NodeIdentity("c1", "sm01", "boot-1");
-  private static final String REAL_LOG = "ib_tools/linux-rdma-opensm-3.3.21-standby-node-log1.txt";
+  private static final String REAL_LOG = "opensm/linux-rdma-opensm-3.3.21-standby-node-log1.txt";
 
   private final OpenSmLogParser parser = new OpenSmLogParser(ZoneOffset.UTC);
 

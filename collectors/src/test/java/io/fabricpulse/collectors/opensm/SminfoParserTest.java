@@ -21,7 +21,7 @@ class SminfoParserTest {
 
   @Test
   void simulatedMasterAnswer() {
-    String text = Samples.read("ib_tools/ibsim-lab-sminfo-master-simulated.txt");
+    String text = Samples.read("opensm/ibsim-lab-sminfo-master-simulated.txt");
     List<SmSweep> records = parser.parse(text, context).records();
 
     assertEquals(1, records.size());

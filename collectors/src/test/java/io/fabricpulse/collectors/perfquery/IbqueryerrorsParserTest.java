@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class IbqueryerrorsParserTest {
   private static final String SAMPLE =
-      "ib_tools/linux-rdma-ibqueryerrors-sx6036-symbolerr-xmitwait-saturated.txt";
+      "perfquery/linux-rdma-ibqueryerrors-sx6036-symbolerr-xmitwait-saturated.txt";
   private final SampleContext ctx =
       SampleContext.of(new NodeIdentity("c1", "mgmt01", "boot-m"), Instant.EPOCH);
 

@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 class PerfqueryParserTest {
-  private static final String TREY = "ib_tools/treydock-perfquery-x-edr-switch-2ports.txt";
+  private static final String TREY = "perfquery/treydock-perfquery-x-edr-switch-2ports.txt";
   private static final Instant T = Instant.parse("2025-03-01T10:00:00Z");
   private final SampleContext ctx = SampleContext.of(new NodeIdentity("c1", "mgmt01", "boot-m"), T);
   private final PerfqueryParser parser = new PerfqueryParser();

@@ -11,39 +11,66 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 /**
- * Test access to the real captures in /work/shared/samples and to the synthetic fixtures under
- * src/test/resources. The samples directory is the {@code fabricpulse.samples} system property set
- * by Surefire, else {@code ../shared/samples} next to the repository root (the first directory
- * upwards from user.dir holding both pom.xml and .mvn), as HELPERS.md prescribes.
+ * Test access to the real captures in {@code collectors/testdata/<source>/} (one folder per
+ * collector package; origins and licenses in collectors/testdata/SOURCES.md) and to the synthetic
+ * fixtures under src/test/resources. The testdata directory is the {@code fabricpulse.testdata}
+ * system property set by Surefire, else {@code collectors/testdata} under the repository root (the
+ * first directory upwards from user.dir holding both pom.xml and .mvn), so tests also run from an
+ * IDE.
  */
 public final class Samples {
   private Samples() {}
 
-  /** The shared samples directory. */
+  /** The directory of the real captures, {@code collectors/testdata}. */
   public static Path dir() {
-    String property = System.getProperty("fabricpulse.samples");
-    if (property != null && Files.isDirectory(Path.of(property))) {
-      return Path.of(property);
+    String property = System.getProperty("fabricpulse.testdata");
+    if (property != null) {
+      Path dir = Path.of(property);
+      if (!Files.isDirectory(dir)) {
+        throw new IllegalStateException("-Dfabricpulse.testdata=" + property + " is no directory");
+      }
+      return dir;
     }
     Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
     while (dir != null) {
       if (Files.exists(dir.resolve("pom.xml")) && Files.isDirectory(dir.resolve(".mvn"))) {
-        Path samples = dir.resolve("../shared/samples").normalize();
-        if (Files.isDirectory(samples)) {
-          return samples;
+        Path testdata = dir.resolve("collectors/testdata");
+        if (Files.isDirectory(testdata)) {
+          return testdata;
         }
       }
       dir = dir.getParent();
     }
     throw new IllegalStateException(
-        "shared samples not found from "
+        "collectors/testdata not found above "
             + System.getProperty("user.dir")
-            + "; set -Dfabricpulse.samples");
+            + "; set -Dfabricpulse.testdata");
   }
 
-  /** A real capture, e.g. {@code "ethtool/ethq-mlx5_core-cx4-kernel4.15.txt"}. */
+  /**
+   * A real capture by its name under collectors/testdata, e.g. {@code
+   * "ethtool/ethq-mlx5_core-cx4-kernel4.15.txt"}. A missing capture fails with the folder that
+   * holds a file of that name, if any (the captures moved from source-less folders such as {@code
+   * gpu/} into one folder per collector).
+   */
   public static Path path(String relative) {
-    return dir().resolve(relative);
+    Path file = dir().resolve(relative);
+    if (!Files.isRegularFile(file)) {
+      throw new IllegalArgumentException(
+          "no capture " + relative + " in " + dir() + hint(file.getFileName().toString()));
+    }
+    return file;
+  }
+
+  private static String hint(String fileName) {
+    try (Stream<Path> walk = Files.walk(dir())) {
+      return walk.filter(p -> p.getFileName().toString().equals(fileName))
+          .findFirst()
+          .map(p -> "; did you mean " + dir().relativize(p).toString().replace('\\', '/') + "?")
+          .orElse("");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The text of a real capture. */
@@ -81,12 +108,12 @@ public final class Samples {
   }
 
   /**
-   * Unpacks a real {@code sysfs_ib/*.ttar.txt} capture into {@code into} and returns the directory
+   * Unpacks a real {@code sysfs/*.ttar.txt} capture into {@code into} and returns the directory
    * holding its {@code class/infiniband} (what {@code --sysfs-root} takes).
    */
   public static Path unpackSysfs(String sampleName, Path into) {
     try {
-      Ttar.unpack(path("sysfs_ib/" + sampleName), into);
+      Ttar.unpack(path("sysfs/" + sampleName), into);
       try (Stream<Path> walk = Files.walk(into)) {
         return walk.filter(p -> p.endsWith("class/infiniband"))
             .findFirst()

@@ -25,8 +25,8 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * The JSON lines form of fabricpulse records (DESIGN.md section 7), used by {@code parse}, {@code
- * detect}, {@code export} and {@code collect --output json}.
+ * The JSON lines form of fabricpulse records (docs/design.md section 7), used by {@code parse},
+ * {@code detect}, {@code export} and {@code collect --output json}.
  *
  * <p>One object per record: first {@code "type"} = the Avro record's simple name, then the fields
  * by their Avro names in schema order. timestamp-millis fields are ISO-8601 UTC strings ({@link

@@ -21,7 +21,7 @@ import java.util.Set;
  * ({@code IB}, {@code Socket}, or a plugin's name exactly as NCCL prints it after {@code NET/},
  * e.g. {@code IBext_v8}), whether GPUDirect RDMA is in use, and the log lines that say so.
  *
- * <p>Rules (DOMAIN.md 3.7 G1, G2, G4):
+ * <p>Rules (docs/thresholds.md G1, G2, G4):
  *
  * <ul>
  *   <li>gdr is false when any HCA says {@code GPU Direct RDMA Disabled} (both the >= 2.13.4 and the

@@ -78,7 +78,9 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
       out.write(MAGIC_BYTE);
       out.write(ByteBuffer.allocate(4).putInt(write.id()).array());
       BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-      writers.computeIfAbsent(schema, SpecificDatumWriter::new).write(record, encoder);
+      writers
+          .computeIfAbsent(schema, writerSchema -> new SpecificDatumWriter<>(writerSchema))
+          .write(record, encoder);
       encoder.flush();
       byte[] bytes = out.toByteArray();
       return write.schema().equals(schema) ? bytes : transcode(bytes, schema, write.schema());

@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The topics of the pipeline (DESIGN.md section 1), built once from config. A prefix gives a
+ * The topics of the pipeline (docs/design.md section 1), built once from config. A prefix gives a
  * parallel set, e.g. {@code replay.<incident>.} so a replay runs the same topologies on its own
  * topics. Raw topics keep history long enough to replay incidents; fabric.alerts.active is
  * compacted and holds the current state of every alert.

@@ -6,9 +6,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Every counter rule of the rate stage in one place (DESIGN.md section 4, DOMAIN.md section 1):
- * widths, wraps, saturation, clears, reboots and units. Pure: the same readings always give the
- * same answer.
+ * Every counter rule of the rate stage in one place (docs/counters.md): widths, wraps, saturation,
+ * clears, reboots and units. Pure: the same readings always give the same answer.
  *
  * <p>Decision order for one counter:
  *

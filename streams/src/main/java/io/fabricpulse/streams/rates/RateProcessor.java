@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Input values are raw bytes, decoded here: a record that cannot be decoded, names no complete
  * subject, or breaks the computation goes to the dead-letter sink with its coordinates instead of
- * stopping the stream thread (STYLE.md practice 7). The one exception is a schema registry that
- * cannot be reached: that failure is rethrown, so Streams retries rather than dead-letters records
- * that are fine.
+ * stopping the stream thread (docs/design.md section 8). The one exception is a schema registry
+ * that cannot be reached: that failure is rethrown, so Streams retries rather than dead-letters
+ * records that are fine.
  *
  * <p>Every rates record carries {@link LineageHeaders} naming the raw record it came from.
  *

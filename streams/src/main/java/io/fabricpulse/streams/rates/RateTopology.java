@@ -25,9 +25,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The rate stage (DESIGN.md section 4): raw port, PFC and ECN samples in, one {@link CounterRates}
- * per sample out on {@code fabric.rates}, keyed like the raw record ({@code cluster/node}); refused
- * records to {@code fabric.dlq}.
+ * The rate stage (docs/design.md section 4): raw port, PFC and ECN samples in, one {@link
+ * CounterRates} per sample out on {@code fabric.rates}, keyed like the raw record ({@code
+ * cluster/node}); refused records to {@code fabric.dlq}.
  *
  * <pre>
  * rates-source-port-counters ─┐

@@ -8,7 +8,7 @@ import java.util.Map;
  * One validated rule of alert-rules/*.yaml.
  *
  * @param hysteresis clean event time after which a FIRING alert resolves (default 60s)
- * @param source citation keys from DOMAIN.md for the numbers, e.g. {@code [SONIC-pfcwd]}
+ * @param source citation keys from docs/thresholds.md for the numbers, e.g. {@code [SONIC-pfcwd]}
  * @param origin {@code file:line} where the rule starts, for messages
  */
 public record Rule(

@@ -190,7 +190,7 @@ final class RuleFileParser {
         problem(
             sourceNode,
             "source",
-            "must be DOMAIN.md source keys like \"[SONIC-pfcwd][K-pfcstall]\", got \""
+            "must be source keys of docs/thresholds.md like \"[SONIC-pfcwd][K-pfcstall]\", got \""
                 + text
                 + "\"");
       } else if (text != null) {

@@ -4,13 +4,13 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The threshold schema of every detector, with defaults from DOMAIN.md section 3 (source keys in
- * the docs). A detector without a case here accepts no thresholds: any key is reported as unknown.
- * To add one: write a constant below and a case in {@link #forDetector}.
+ * The threshold schema of every detector, with defaults from docs/thresholds.md (source keys
+ * defined there). A detector without a case here accepts no thresholds: any key is reported as
+ * unknown. To add one: write a constant below and a case in {@link #forDetector}.
  */
 public final class ThresholdSchemas {
 
-  /** DOMAIN.md 3.2 P3/P4: SONiC's 0.8 factor, N consecutive polls; P2 mlx5 storm events. */
+  /** docs/thresholds.md P3/P4: SONiC's 0.8 factor, N consecutive polls; P2 mlx5 storm events. */
   public static final ThresholdSchema PAUSE_STORM =
       ThresholdSchema.builder()
           .ratio(
@@ -47,7 +47,7 @@ public final class ThresholdSchemas {
                   + " priority's pause ratio are one alert subject [K-pfcstall][K-ethdoc]")
           .build();
 
-  /** DOMAIN.md 3.2 P4 "Beat": fabric-wide attribution of the source NIC. */
+  /** docs/thresholds.md P4 "Beat": fabric-wide attribution of the source NIC. */
   public static final ThresholdSchema PAUSE_PROPAGATION =
       ThresholdSchema.builder()
           .integer("min_nodes", 3, 2, 100_000, "nodes with a pause storm that make an incident")
@@ -58,7 +58,7 @@ public final class ThresholdSchemas {
               "a storm that resolved less than this long ago still counts towards min_nodes")
           .build();
 
-  /** DOMAIN.md 3.2 P6: PFC only on the RDMA (lossless) priority [K-ethdoc]. */
+  /** docs/thresholds.md P6: PFC only on the RDMA (lossless) priority [K-ethdoc]. */
   public static final ThresholdSchema PFC_MISCONFIG =
       ThresholdSchema.builder()
           .priorities(
@@ -73,7 +73,7 @@ public final class ThresholdSchemas {
               "rx+tx pause frames on a non-lossless priority in one sample that fire")
           .build();
 
-  /** DOMAIN.md 3.2 P6: rp_cnp_ignored "should not raise ... verify ECN enabled" [NE-ib]. */
+  /** docs/thresholds.md P6: rp_cnp_ignored "should not raise ... verify ECN enabled" [NE-ib]. */
   public static final ThresholdSchema ECN_MISCONFIG =
       ThresholdSchema.builder()
           .integer(
@@ -90,7 +90,7 @@ public final class ThresholdSchemas {
                   + " this long fire; longer than the 10 s hw_counters lifespan cache [K-sysfs]")
           .build();
 
-  /** DOMAIN.md 3.2 P6 (our reading): PFC doing the congestion control ECN should do. */
+  /** docs/thresholds.md P6 (our reading): PFC doing the congestion control ECN should do. */
   public static final ThresholdSchema ECN_NOT_EFFECTIVE =
       ThresholdSchema.builder()
           .priorities(
@@ -114,7 +114,7 @@ public final class ThresholdSchemas {
               "paused in the band for this long while no ECN mark or CNP rose")
           .build();
 
-  /** DOMAIN.md 3.2 P6: per-priority drops "must be zero" on lossless priorities [K-ethdoc]. */
+  /** docs/thresholds.md P6: per-priority drops "must be zero" on lossless priorities [K-ethdoc]. */
   public static final ThresholdSchema LOSSLESS_DROP =
       ThresholdSchema.builder()
           .priorities(
@@ -177,7 +177,7 @@ public final class ThresholdSchemas {
                   + " samples can trail stream time by a few seconds without it being silent")
           .build();
 
-  /** DOMAIN.md 3.3 F1/F2: 3+ link down events in 10 min [NVS-046][GPUD-flap]. */
+  /** docs/thresholds.md F1/F2: 3+ link down events in 10 min [NVS-046][GPUD-flap]. */
   public static final ThresholdSchema LINK_FLAP =
       ThresholdSchema.builder()
           .integer(
@@ -194,7 +194,7 @@ public final class ThresholdSchemas {
               "sliding event-time window of the down events [NVS-046]")
           .build();
 
-  /** DOMAIN.md 3.3 F2/F5: down >= 4 min with link_downed unchanged [GPUD-drop][NVS-047]. */
+  /** docs/thresholds.md F2/F5: down >= 4 min with link_downed unchanged [GPUD-drop][NVS-047]. */
   public static final ThresholdSchema LINK_DOWN =
       ThresholdSchema.builder()
           .duration(
@@ -211,7 +211,10 @@ public final class ThresholdSchemas {
                   + " ports stay silent [SCK-alerts]")
           .build();
 
-  /** DOMAIN.md 3.3 (our reading): speed or width below the port's established value. */
+  /**
+   * docs/thresholds.md, degraded links (our reading): speed or width below the port's established
+   * value.
+   */
   public static final ThresholdSchema LINK_DEGRADED =
       ThresholdSchema.builder()
           .integer(
@@ -235,7 +238,7 @@ public final class ThresholdSchemas {
                   + " value (the port runs slower on purpose): the alert resolves, saying so")
           .build();
 
-  /** DOMAIN.md 3.4 B1/B3/B4: NVSentinel's link counter thresholds [NVS-046]. */
+  /** docs/thresholds.md B1/B3/B4: NVSentinel's link counter thresholds [NVS-046]. */
   public static final ThresholdSchema PHY_ERRORS =
       ThresholdSchema.builder()
           .number(
@@ -300,8 +303,8 @@ public final class ThresholdSchemas {
           .build();
 
   /**
-   * DOMAIN.md 3.6 S1: OpenSM's standby polls the master every 10 s x 4 retries, so a handoff takes
-   * about 40 s [OSM-base]; a poller sees the gap with up to one poll interval of slack.
+   * docs/thresholds.md S1: OpenSM's standby polls the master every 10 s x 4 retries, so a handoff
+   * takes about 40 s [OSM-base]; a poller sees the gap with up to one poll interval of slack.
    */
   public static final ThresholdSchema SM_ABSENT =
       ThresholdSchema.builder()
@@ -320,7 +323,10 @@ public final class ThresholdSchemas {
           .duration("source_timeout", "2m", Duration.ofSeconds(1), SM_SOURCE_TIMEOUT_DOC)
           .build();
 
-  /** DOMAIN.md 2.5: the activity count of a live master keeps increasing [SMINFO] (our reading). */
+  /**
+   * docs/formats.md, OpenSM log and sminfo: the activity count of a live master keeps increasing
+   * [SMINFO] (our reading).
+   */
   public static final ThresholdSchema SM_HUNG =
       ThresholdSchema.builder()
           .integer(
@@ -332,7 +338,10 @@ public final class ThresholdSchemas {
           .duration("source_timeout", "2m", Duration.ofSeconds(1), SM_SOURCE_TIMEOUT_DOC)
           .build();
 
-  /** DOMAIN.md 3.6 S2: no published sweep-storm threshold (n/f) [OSM-trap]; baseline per fabric. */
+  /**
+   * docs/thresholds.md S2: no published sweep-storm threshold (n/f) [OSM-trap]; baseline per
+   * fabric.
+   */
   public static final ThresholdSchema SM_UNSTABLE =
       ThresholdSchema.builder()
           .integer(
@@ -346,7 +355,8 @@ public final class ThresholdSchemas {
           .build();
 
   /**
-   * DOMAIN.md 3.5 E1: DCGM fails on DBE > 0, retired pages >= 63, row-remap failure [DCGM-health].
+   * docs/thresholds.md E1: DCGM fails on DBE > 0, retired pages >= 63, row-remap failure
+   * [DCGM-health].
    */
   public static final ThresholdSchema GPU_ECC =
       ThresholdSchema.builder()
@@ -366,7 +376,9 @@ public final class ThresholdSchemas {
                   + " [DCGM-limits]")
           .build();
 
-  /** Operators' field note 003: corrected ECC growth is an early ageing signal; DCGM SBE rate. */
+  /**
+   * Operators' requirement [FN-003]: corrected ECC growth is an early ageing signal; DCGM SBE rate.
+   */
   public static final ThresholdSchema GPU_ECC_AGING =
       ThresholdSchema.builder()
           .integer(
@@ -378,7 +390,7 @@ public final class ThresholdSchemas {
           .duration("window", "1h", Duration.ofMinutes(1), "rolling window of the growth")
           .build();
 
-  /** DOMAIN.md 3.5 E2/E4: Xids are events; repeats are counted, not lost [DCGMX-239]. */
+  /** docs/thresholds.md E2/E4: Xids are events; repeats are counted, not lost [DCGMX-239]. */
   public static final ThresholdSchema GPU_XID =
       ThresholdSchema.builder()
           .integer(
@@ -390,14 +402,16 @@ public final class ThresholdSchemas {
                   + " one, before FIRING [GPUD-xid]")
           .build();
 
-  /** Operators' field note 003: GPU temperature above 85 C pages the team. */
+  /** Operators' requirement [FN-003]: GPU temperature above 85 C pages the team. */
   public static final ThresholdSchema GPU_HOT =
       ThresholdSchema.builder()
           .integer("temperature_c", 85, 0, 200, "temperature.gpu above which a sample is hot")
           .duration("duration", "60s", Duration.ZERO, "hot samples must span this before FIRING")
           .build();
 
-  /** DOMAIN.md 3.7 G1: GDR expected wherever the inter-node path is IB [NCCL-topo][NCCL-net]. */
+  /**
+   * docs/thresholds.md G1: GDR expected wherever the inter-node path is IB [NCCL-topo][NCCL-net].
+   */
   public static final ThresholdSchema GDR_FALLBACK =
       ThresholdSchema.builder()
           .flag(
@@ -407,7 +421,7 @@ public final class ThresholdSchemas {
                   + " without peermem)")
           .build();
 
-  /** DOMAIN.md 3.7 G2: NCCL on sockets where IB/RoCE is expected [NCCL-ibinit][NCCL-init]. */
+  /** docs/thresholds.md G2: NCCL on sockets where IB/RoCE is expected [NCCL-ibinit][NCCL-init]. */
   public static final ThresholdSchema NET_FALLBACK_SOCKET =
       ThresholdSchema.builder()
           .choice(
@@ -418,7 +432,10 @@ public final class ThresholdSchemas {
                   + " records show an ACTIVE IB/RoCE port; Socket: sockets are expected")
           .build();
 
-  /** DOMAIN.md 3.3 F6 and 2.9: NCCL WARN completion errors, with link events near them. */
+  /**
+   * docs/thresholds.md F6 and docs/formats.md, NCCL logs: NCCL WARN completion errors, with link
+   * events near them.
+   */
   public static final ThresholdSchema NCCL_ERROR =
       ThresholdSchema.builder()
           .duration(

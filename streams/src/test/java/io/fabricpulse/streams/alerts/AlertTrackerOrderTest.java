@@ -75,7 +75,7 @@ class AlertTrackerOrderTest {
 
   @Test
   void aLateHoldingSampleFromBeforeTheCleanPeriodDoesNotRestartIt() {
-    holds(100 * S).orElseThrow();
+    assertTrue(holds(100 * S).isPresent(), "fires at 100 s");
     assertTrue(clean(110 * S).isEmpty());
     assertTrue(holds(105 * S).isEmpty(), "late, from before the clean period");
     Alert resolved = clean(170 * S).orElseThrow();
@@ -84,7 +84,7 @@ class AlertTrackerOrderTest {
 
   @Test
   void aHoldingSampleInsideTheCleanPeriodRestartsIt() {
-    holds(100 * S).orElseThrow();
+    assertTrue(holds(100 * S).isPresent(), "fires at 100 s");
     assertTrue(clean(110 * S).isEmpty());
     assertTrue(holds(120 * S).isEmpty());
     assertTrue(clean(175 * S).isEmpty(), "clean again only since 175 s");

@@ -175,7 +175,7 @@ class RuleSetTest {
         problems.get(2));
     assertEquals(
         at("b.yaml", 6)
-            + "source: must be DOMAIN.md source keys like \"[SONIC-pfcwd][K-pfcstall]\", got"
+            + "source: must be source keys of docs/thresholds.md like \"[SONIC-pfcwd][K-pfcstall]\", got"
             + " \"SONiC\"",
         problems.get(3));
   }

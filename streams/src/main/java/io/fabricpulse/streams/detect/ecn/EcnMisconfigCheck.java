@@ -15,7 +15,7 @@ import java.util.OptionalLong;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * ecn_misconfig on a RoCE port (DOMAIN.md 3.2 P6), one alert per port for either of:
+ * ecn_misconfig on a RoCE port (docs/thresholds.md P6), one alert per port for either of:
  *
  * <ul>
  *   <li>{@code rp_cnp_ignored} rising: CNPs received but ignored, which "should not raise" and

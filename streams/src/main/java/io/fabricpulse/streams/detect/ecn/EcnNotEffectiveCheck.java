@@ -18,7 +18,7 @@ import java.util.OptionalLong;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * ecn_not_effective on a RoCE port (our reading of DOMAIN.md 3.2 P6): the lossless priority is
+ * ecn_not_effective on a RoCE port (our reading of docs/thresholds.md P6): the lossless priority is
  * paused for a sustained share of the time while no congestion notification happens, i.e. PFC is
  * doing the congestion control ECN/DCQCN should do.
  *

@@ -16,8 +16,9 @@ import java.util.OptionalLong;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * lossless_drop on a RoCE port: packets dropped where a lossless fabric drops none (DOMAIN.md 3.2
- * P6; operators' note 002: rx_no_buffer must stay 0). One alert per port, whichever counters rose:
+ * lossless_drop on a RoCE port: packets dropped where a lossless fabric drops none
+ * (docs/thresholds.md P6; operators' requirement [FN-002]: rx_no_buffer must stay 0). One alert per
+ * port, whichever counters rose:
  *
  * <ul>
  *   <li>{@code rx_prio<N>_buf_discard}, {@code rx_prio<N>_cong_discard} for N in

@@ -4,11 +4,9 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
-import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
-import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.Detector;
@@ -19,16 +17,14 @@ import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * The ECN and lossless-health detectors on RoCE ports (issue 4 detector 6; DOMAIN.md 3.2 P5-P6,
- * 2.2, 2.3): ECN_MISCONFIG, ECN_NOT_EFFECTIVE and LOSSLESS_DROP per port, MTU_MISMATCH per netdev
- * against its cluster.
+ * The ECN and lossless-health detectors on RoCE ports (issue 4 detector 6; docs/thresholds.md
+ * P5-P6, 2.2, 2.3): ECN_MISCONFIG, ECN_NOT_EFFECTIVE and LOSSLESS_DROP per port, MTU_MISMATCH per
+ * netdev against its cluster.
  *
  * <pre>
  * source-fabric-rates -> rates-in-node-order -> ecn-roce-only -> ecn-keep-congestion-counters
@@ -95,16 +91,8 @@ public final class LosslessHealthDetector {
 
   private LosslessHealthDetector() {}
 
-  /** A topology with only this family (tests, or a dedicated detector instance). */
-  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
-    StreamsBuilder builder = new StreamsBuilder();
-    addTo(new DetectorInputs(builder, topics, serdes), rules);
-    return builder.build();
-  }
-
   /** Adds the family's processors and stores to the inputs' builder. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
-    StreamsBuilder builder = inputs.builder();
     Serde<Alert> alertSerde = inputs.serdes().alert();
     Serde<CounterRates> ratesSerde = inputs.serdes().rates();
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());

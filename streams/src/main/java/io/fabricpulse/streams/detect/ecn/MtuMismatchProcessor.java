@@ -31,10 +31,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * mtu_mismatch per cluster (input repartitioned by cluster): every RoCE netdev's MTU is kept in
  * {@link LosslessHealthDetector#MTU_PORTS_STORE}; a netdev whose MTU differs from the fabric MTU
- * fires, one alert per netdev ("one 1500-byte hop throttles the whole path", operators' note 002).
- * The fabric MTU is the rule's fabric_mtu, or else the MTU a strict majority of the cluster's RoCE
- * netdevs report once at least min_ports are known (no majority, no verdict). When a cluster's
- * fabric MTU changes (first samples of a cluster), all its netdevs are judged again.
+ * fires, one alert per netdev ("one 1500-byte hop throttles the whole path", operators' requirement
+ * [FN-002]). The fabric MTU is the rule's fabric_mtu, or else the MTU a strict majority of the
+ * cluster's RoCE netdevs report once at least min_ports are known (no majority, no verdict). When a
+ * cluster's fabric MTU changes (first samples of a cluster), all its netdevs are judged again.
  *
  * <p>Input comes from several rate tasks through the repartition, in no event-time order, and that
  * is harmless: the census is state (each netdev's latest MTU; an older sample of a netdev is

@@ -4,28 +4,24 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
-import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
-import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
 /**
- * The GPU detectors (DOMAIN.md 2.6-2.8, 3.5): gpu_ecc (GPU_ECC_UNCORRECTABLE,
- * GPU_ROW_REMAP_FAILURE, GPU_RETIRED_PAGES), gpu_reset_required, gpu_ecc_aging, gpu_xid and
- * gpu_hot, per (node, GPU), over fabric.raw.gpu and fabric.raw.xid. Both topics are keyed
- * cluster/node and partitioned alike, so they are merged without a repartition and a node's Xids
- * meet its nvidia-smi samples in one task.
+ * The GPU detectors (docs/formats.md, nvidia-smi and kernel log; docs/thresholds.md, GPU): gpu_ecc
+ * (GPU_ECC_UNCORRECTABLE, GPU_ROW_REMAP_FAILURE, GPU_RETIRED_PAGES), gpu_reset_required,
+ * gpu_ecc_aging, gpu_xid and gpu_hot, per (node, GPU), over fabric.raw.gpu and fabric.raw.xid. Both
+ * topics are keyed cluster/node and partitioned alike, so they are merged without a repartition and
+ * a node's Xids meet its nvidia-smi samples in one task.
  *
  * <pre>
  * source-fabric-raw-gpu -> gpu-samples ─┐
@@ -67,16 +63,8 @@ public final class GpuHealthDetector {
 
   private GpuHealthDetector() {}
 
-  /** A topology with only the GPU detectors (tests, or a dedicated detector instance). */
-  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
-    StreamsBuilder builder = new StreamsBuilder();
-    addTo(new DetectorInputs(builder, topics, serdes), rules);
-    return builder.build();
-  }
-
   /** Adds the GPU detectors to the inputs' builder; alerts go to both alert topics. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
-    StreamsBuilder builder = inputs.builder();
     inputs.addStore(HISTORY_STORE, new GpuHistorySerde());
     inputs.addStore(PCI_STORE, Serdes.String());
     inputs.addStore(XID_COUNT_STORE, Serdes.String());

@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The per-sample GPU conditions (DOMAIN.md 3.5). Null fields are [N/A]: unknown, never zero, so a
- * condition whose inputs are all null gives no observation at all.
+ * The per-sample GPU conditions (docs/thresholds.md, GPU). Null fields are [N/A]: unknown, never
+ * zero, so a condition whose inputs are all null gives no observation at all.
  */
 final class GpuSampleChecks {
 
@@ -136,9 +136,9 @@ final class GpuSampleChecks {
   }
 
   /**
-   * gpu_ecc_aging (WARNING): corrected ECC growth within the rule's window above the bound; the
-   * operators' field note 003 calls corrected ECC growth an early ageing signal, and DCGM/gpud
-   * treat a high single-bit rate as a warning (Xid 92) [GPUD-xid].
+   * gpu_ecc_aging (WARNING): corrected ECC growth within the rule's window above the bound; the the
+   * operators' requirement [FN-003] calls corrected ECC growth an early ageing signal, and
+   * DCGM/gpud treat a high single-bit rate as a warning (Xid 92) [GPUD-xid].
    */
   static Optional<Observation> aging(
       Rule rule, AlertSubject subject, GpuEcc s, GpuHistory now, Lineage lineage) {

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * Xids that are the kernel's side of a fault the nvidia-smi counters also show, so the fault is ONE
- * alert, not an ECC alert plus an Xid alert (DOMAIN.md 3.5 E2, gpud's grouping [GPUD-xid]):
+ * alert, not an ECC alert plus an Xid alert (docs/thresholds.md E2, gpud's grouping [GPUD-xid]):
  *
  * <ul>
  *   <li>48 (double-bit ECC), 95 (uncontained memory error), 140 (ECC unrecovered): an uncorrectable

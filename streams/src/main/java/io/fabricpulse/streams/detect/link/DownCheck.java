@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The link_down condition of one rule (DOMAIN.md 3.3 F2/F5): a port that was ACTIVE within
+ * The link_down condition of one rule (docs/thresholds.md F2/F5): a port that was ACTIVE within
  * connected_within [SCK-alerts] is not ACTIVE, continuously and with link_downed unchanged, for
  * down_for [GPUD-drop][NVS-047]. Holds on every down sample and at every stream-time punctuation;
  * the {@link FiringPolicy} fires once the run spans down_for, with started_at = the first down

@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The link_flap condition of one rule (DOMAIN.md 3.3 F1/F2): at least down_events down events
+ * The link_flap condition of one rule (docs/thresholds.md F1/F2): at least down_events down events
  * within window fire at once [NVS-046][GPUD-flap]. While FIRING it holds on every sample with a new
  * down event or with the port not ACTIVE, so it resolves after the hysteresis of ACTIVE samples
  * without new drops. The events that made an alert are not counted again for this rule.

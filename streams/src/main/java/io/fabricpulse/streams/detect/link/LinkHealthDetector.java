@@ -4,11 +4,9 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
-import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
-import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.Detector;
@@ -17,14 +15,12 @@ import java.util.EnumSet;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
 /**
- * The link detectors (DOMAIN.md 3.3 and 3.4): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and PHY_ERRORS
- * per (node, device, port) over fabric.rates.
+ * The link detectors (docs/thresholds.md F1-F8 and B1-B7): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and
+ * PHY_ERRORS per (node, device, port) over fabric.rates.
  *
  * <p>fabric.rates is keyed by node ({@code cluster/node}, the raw key), so a port's rates and its
  * netdev's ethtool rates (which carry link_down_events_phy on RoCE) are in the node's partition,
@@ -81,16 +77,8 @@ public final class LinkHealthDetector {
 
   private LinkHealthDetector() {}
 
-  /** A topology with only the link detectors (tests, or a dedicated detector instance). */
-  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
-    StreamsBuilder builder = new StreamsBuilder();
-    addTo(new DetectorInputs(builder, topics, serdes), rules);
-    return builder.build();
-  }
-
   /** Adds the link detectors to the inputs' builder; alerts go to both alert topics. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
-    StreamsBuilder builder = inputs.builder();
     inputs.addStore(PORT_STORE, new PortLinkStateSerde());
     inputs.addStore(DOWN_PORTS_STORE, Serdes.Long());
     inputs.addStore(NETDEV_STORE, Serdes.String());

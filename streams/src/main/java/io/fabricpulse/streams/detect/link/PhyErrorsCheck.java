@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The phy_errors condition of one rule (DOMAIN.md 3.4 B1/B3/B4, NVSentinel's numbers [NVS-046]):
- * symbol_error over the last hour or per second, link_error_recovery over the last minute,
- * port_rcv_errors and port_xmit_discards per second, any increase of
+ * The phy_errors condition of one rule (docs/thresholds.md B1/B3/B4, NVSentinel's numbers
+ * [NVS-046]): symbol_error over the last hour or per second, link_error_recovery over the last
+ * minute, port_rcv_errors and port_xmit_discards per second, any increase of
  * excessive_buffer_overrun_errors or local_link_integrity_errors. ONE observation per port: every
  * counter over its threshold is in the evidence, the first one gives value and threshold. Only
  * deltas tagged normal or wrap count.

@@ -19,9 +19,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The three NCCL conditions (DOMAIN.md 3.7 G1, G2 and the fatal failures of 2.9), each judged by
- * the {@link DecidingRule} of the verdict's host. Pure: verdict, ports and record in, an
- * observation for that rule's tracker out.
+ * The three NCCL conditions (docs/thresholds.md G1, G2 and the fatal failures of docs/formats.md,
+ * NCCL logs), each judged by the {@link DecidingRule} of the verdict's host. Pure: verdict, ports
+ * and record in, an observation for that rule's tracker out.
  */
 final class NcclChecks {
 

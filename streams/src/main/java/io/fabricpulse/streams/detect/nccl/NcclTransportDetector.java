@@ -17,15 +17,13 @@ import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * The NCCL transport detectors (DOMAIN.md 3.7 G1, G2; issue 4 detector 3): GDR_FALLBACK,
+ * The NCCL transport detectors (docs/thresholds.md G1, G2; issue 4 detector 3): GDR_FALLBACK,
  * NET_FALLBACK_SOCKET and NCCL_ERROR per (host, job) over fabric.raw.nccl, with each host's RDMA
  * port inventory from fabric.rates, and the transport verdicts on fabric.nccl.transport.
  *
@@ -85,16 +83,8 @@ public final class NcclTransportDetector {
 
   private NcclTransportDetector() {}
 
-  /** A topology with only the NCCL detectors (tests, or a dedicated detector instance). */
-  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
-    StreamsBuilder builder = new StreamsBuilder();
-    addTo(new DetectorInputs(builder, topics, serdes), rules);
-    return builder.build();
-  }
-
   /** Adds the NCCL detectors to the inputs' builder. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
-    StreamsBuilder builder = inputs.builder();
     FabricTopics topics = inputs.topics();
     DetectorSerdes serdes = inputs.serdes();
     inputs.addStore(VERDICT_STORE, VerdictSerde.serde());

@@ -26,7 +26,7 @@ import org.apache.kafka.common.serialization.Serdes;
  */
 final class NodePorts {
 
-  /** PMA LinkDownedCounter: the link went down (DOMAIN.md 3.3 F1) [NVS-046]. */
+  /** PMA LinkDownedCounter: the link went down (docs/thresholds.md F1) [NVS-046]. */
   static final String LINK_DOWNED = "link_downed";
 
   private static final byte FORMAT = 1;

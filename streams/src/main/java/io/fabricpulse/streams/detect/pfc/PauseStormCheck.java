@@ -18,7 +18,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
- * The pause_storm condition of one rule on one PFC sample (DOMAIN.md 3.2):
+ * The pause_storm condition of one rule on one PFC sample (docs/thresholds.md, PFC):
  *
  * <ul>
  *   <li>per priority: pause ratio = per-second {@code rx/tx_prio<N>_pause_duration} µs / 1e6

@@ -4,11 +4,9 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
-import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
-import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.Detector;
@@ -18,16 +16,13 @@ import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
- * The PFC detectors (DOMAIN.md 3.2): PAUSE_STORM and PFC_MISCONFIG per (node, netdev, priority)
- * over fabric.rates, and PAUSE_PROPAGATION per cluster over the storms.
+ * The PFC detectors (docs/thresholds.md, PFC): PAUSE_STORM and PFC_MISCONFIG per (node, netdev,
+ * priority) over fabric.rates, and PAUSE_PROPAGATION per cluster over the storms.
  *
  * <p>Paging: one storm incident pages its origin port(s) at once and one PAUSE_PROPAGATION; each
  * victim's FIRING is held for the propagation window ({@link VictimHold}) and folded into the
@@ -96,20 +91,12 @@ public final class PauseStormDetector {
 
   private PauseStormDetector() {}
 
-  /** A topology with only the PFC detectors (tests, or a dedicated detector instance). */
-  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
-    StreamsBuilder builder = new StreamsBuilder();
-    addTo(new DetectorInputs(builder, topics, serdes), rules);
-    return builder.build();
-  }
-
   /** Adds the PFC detectors to the inputs' builder; alerts go to both alert topics. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
-    StreamsBuilder builder = inputs.builder();
     Serde<Alert> alertSerde = inputs.serdes().alert();
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     inputs.addStore(HELD_STORMS_STORE, alertSerde);
-    addPropagationStores(builder, alertSerde);
+    addPropagationStores(inputs);
 
     List<PauseStormCheck> stormChecks =
         rules.enabledFor(Detector.PAUSE_STORM).stream().map(PauseStormCheck::new).toList();
@@ -159,17 +146,12 @@ public final class PauseStormDetector {
   }
 
   /** The propagation stage's stores ({@link #PROPAGATION_STORE_NAMES}). */
-  static void addPropagationStores(StreamsBuilder builder, Serde<Alert> alertSerde) {
-    addStore(builder, PROPAGATION_STORMS_STORE, alertSerde);
-    addStore(builder, PROPAGATION_TRACKER_STORE, new TrackerStateSerde());
-    addStore(builder, PROPAGATION_VICTIMS_STORE, Serdes.String());
-    addStore(builder, PROPAGATION_PENDING_STORE, alertSerde);
-    addStore(builder, PROPAGATION_PROGRESS_STORE, Serdes.Long());
-  }
-
-  private static <V> void addStore(StreamsBuilder builder, String name, Serde<V> valueSerde) {
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde));
+  static void addPropagationStores(DetectorInputs inputs) {
+    Serde<Alert> alertSerde = inputs.serdes().alert();
+    inputs.addStore(PROPAGATION_STORMS_STORE, alertSerde);
+    inputs.addStore(PROPAGATION_TRACKER_STORE, new TrackerStateSerde());
+    inputs.addStore(PROPAGATION_VICTIMS_STORE, Serdes.String());
+    inputs.addStore(PROPAGATION_PENDING_STORE, alertSerde);
+    inputs.addStore(PROPAGATION_PROGRESS_STORE, Serdes.Long());
   }
 }

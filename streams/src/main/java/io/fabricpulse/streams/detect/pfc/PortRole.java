@@ -3,7 +3,7 @@ package io.fabricpulse.streams.detect.pfc;
 import io.fabricpulse.avro.Alert;
 import java.util.Locale;
 
-/** A stormed port's part in a pause storm (DOMAIN.md 3.2 P4, our reading). */
+/** A stormed port's part in a pause storm (docs/thresholds.md P4, our reading). */
 enum PortRole {
   /** Sends far more pause frames than it receives: its own receive path is stalled. */
   ORIGIN,

@@ -2,17 +2,13 @@ package io.fabricpulse.streams.detect.silence;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
-import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorInputs;
-import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
@@ -64,15 +60,7 @@ public final class CollectorSilenceDetector {
 
   private CollectorSilenceDetector() {}
 
-  /** A topology with only this detector (tests, or a dedicated detector instance). */
-  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
-    StreamsBuilder builder = new StreamsBuilder();
-    addTo(new DetectorInputs(builder, topics, serdes), rules);
-    return builder.build();
-  }
-
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
-    StreamsBuilder builder = inputs.builder();
     inputs.addStore(NODES_STORE, new NodeActivity.NodeActivitySerde());
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     var silenceRules = rules.enabledFor(Detector.COLLECTOR_SILENT);

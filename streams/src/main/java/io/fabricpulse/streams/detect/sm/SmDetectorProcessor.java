@@ -236,8 +236,8 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Sp
 
   /**
    * SM_ABSENT: a master was known, and no MASTER has answered since the first miss for longer than
-   * handoff + poll_allowance (DOMAIN.md 3.6 S1). The alert's event time is the moment the bound was
-   * crossed, so it does not depend on punctuation granularity.
+   * handoff + poll_allowance (docs/thresholds.md S1). The alert's event time is the moment the
+   * bound was crossed, so it does not depend on punctuation granularity.
    */
   private static java.util.Optional<Observation> absentObservation(
       Rule rule, AlertSubject subject, long now, SmClusterState s, Lineage lineage) {

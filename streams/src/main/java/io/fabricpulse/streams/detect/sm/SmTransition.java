@@ -16,7 +16,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>sminfo answering state MASTER [SMINFO]: the first answer establishes the master; a
- *       different GUID or LID afterwards is a failover (DOMAIN.md 2.5, S1).
+ *       different GUID or LID afterwards is a failover (docs/formats.md, sminfo; docs/thresholds.md
+ *       S1).
  *   <li>{@code Entering MASTER state} logged by a host other than the known master host [OSM-sm] is
  *       a failover; when the master is known only by GUID (no log seen from it yet), a MASTER log
  *       counts as a failover only if the master had been missing, else it names the master's host.

@@ -3,30 +3,27 @@ package io.fabricpulse.streams.detect.sm;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.SmSweep;
-import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
-import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
- * The subnet-manager detectors (DOMAIN.md 2.5, 3.6): SM_FAILOVER, SM_ABSENT, SM_HUNG and
- * SM_UNSTABLE per cluster over fabric.raw.sm (OpenSM log lines and sminfo polls from every node).
- * The SM is a cluster-wide fact, so records are re-keyed by cluster and repartitioned; one task
- * then sees every poller and every OpenSM host of its cluster, but not in event-time order (they
- * come from different partitions): the records wait in sm-buffer until the cluster's low watermark
- * over its SM sources (sm-clocks) passes them, and are judged in event-time order.
+ * The subnet-manager detectors (docs/formats.md, OpenSM log and sminfo; docs/thresholds.md, subnet
+ * manager): SM_FAILOVER, SM_ABSENT, SM_HUNG and SM_UNSTABLE per cluster over fabric.raw.sm (OpenSM
+ * log lines and sminfo polls from every node). The SM is a cluster-wide fact, so records are
+ * re-keyed by cluster and repartitioned; one task then sees every poller and every OpenSM host of
+ * its cluster, but not in event-time order (they come from different partitions): the records wait
+ * in sm-buffer until the cluster's low watermark over its SM sources (sm-clocks) passes them, and
+ * are judged in event-time order.
  *
  * <pre>
  * source-fabric-raw-sm -> sm-key-by-cluster -> repartition sm-by-cluster
@@ -64,16 +61,8 @@ public final class SubnetManagerDetector {
 
   private SubnetManagerDetector() {}
 
-  /** A topology with only the SM detectors (tests, or a dedicated detector instance). */
-  public static Topology buildTopology(FabricTopics topics, DetectorSerdes serdes, RuleSet rules) {
-    StreamsBuilder builder = new StreamsBuilder();
-    addTo(new DetectorInputs(builder, topics, serdes), rules);
-    return builder.build();
-  }
-
   /** Adds the SM detectors to the inputs' builder; alerts go to both alert topics. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
-    StreamsBuilder builder = inputs.builder();
     inputs.addStore(BUFFER_STORE, new BufferedSmEventSerde(inputs.serdes().value(SmSweep.class)));
     inputs.addStore(CLOCK_STORE, new SmSourceClocksSerde());
     inputs.addStore(STATE_STORE, new SmClusterStateSerde());

@@ -177,7 +177,7 @@ class GpuHealthDetectorTest {
 
   @Test
   void theRealRemapPendingCaptureWithXid63IsOneResetRequired(TestInfo info) {
-    String name = "gpu/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt";
+    String name = "nvsmi/mleng-a100-xid63-and-nvidia-smi-q-remap-pending.txt";
     String text = Samples.read(name);
     NodeIdentity node = new NodeIdentity("c1", "gpu017", "boot-1");
     GpuXid remap =
@@ -348,8 +348,8 @@ class GpuHealthDetectorTest {
 
   @Test
   void notAvailableFieldsNeverFire(TestInfo info) {
-    String csv = "gpu/nvgpuexp-h100-query-gpu-ecc-csv.txt";
-    String q = "gpu/gpud-nvidia-smi-q-8xh100-535.161.08.txt";
+    String csv = "nvsmi/nvgpuexp-h100-query-gpu-ecc-csv.txt";
+    String q = "nvsmi/gpud-nvidia-smi-q-8xh100-535.161.08.txt";
     NodeIdentity node = new NodeIdentity("c1", "h100-01", "boot-1");
     try (RawDetectorDriver d = driver(info)) {
       for (int s = 0; s <= 300; s += 30) {
@@ -404,7 +404,7 @@ class GpuHealthDetectorTest {
 
   @Test
   void theRealAkashXidsAreOneIncidentPerCodeWithCatalogSeverity(TestInfo info) {
-    String name = "gpu/akash-244-dmesg-xid43-31-94-contained.txt";
+    String name = "kmsg/akash-244-dmesg-xid43-31-94-contained.txt";
     NodeIdentity node = new NodeIdentity("c1", "node4", "boot-7");
     List<GpuXid> xids =
         new KernelLogXidParser(ZoneOffset.UTC, null)

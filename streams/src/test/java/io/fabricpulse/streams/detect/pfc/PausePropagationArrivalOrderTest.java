@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.rules.Detector;
@@ -130,7 +132,8 @@ class PausePropagationArrivalOrderTest {
     props.put(StreamsSettings.RATES_PARTITIONS, Integer.toString(SOURCE_OF_NODE.size()));
     DetectorSerdes serdes = DetectorSerdes.forRegistry("mock://" + scope);
     StreamsBuilder builder = new StreamsBuilder();
-    PauseStormDetector.addPropagationStores(builder, serdes.alert());
+    PauseStormDetector.addPropagationStores(
+        new DetectorInputs(builder, FabricTopics.defaults(), serdes));
     builder.stream(STORMS_IN, Consumed.with(Serdes.String(), serdes.alert()).withName("storms-in"))
         .process(
             () -> new PausePropagationProcessor(defaults.enabledFor(Detector.PAUSE_PROPAGATION)),

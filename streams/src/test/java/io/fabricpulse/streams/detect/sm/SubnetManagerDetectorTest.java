@@ -179,7 +179,7 @@ class SubnetManagerDetectorTest {
 
   @Test
   void theRealStandbyNodeLogStaysSilent(TestInfo info) {
-    String name = "ib_tools/linux-rdma-opensm-3.3.21-standby-node-log1.txt";
+    String name = "opensm/linux-rdma-opensm-3.3.21-standby-node-log1.txt";
     SampleContext context =
         SampleContext.of(
             new NodeIdentity("c1", "node-standby", "boot-1"),
