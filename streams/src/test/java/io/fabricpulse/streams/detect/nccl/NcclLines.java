@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
 /**
  * fabric.raw.nccl records for the detector stories. Most are synthetic records of one NCCL process,
  * as the collectors' NcclLineParser emits them: the raw line in NCCL's {@code host:pid:tid [dev]
- * NCCL INFO} layout (format strings of docs/formats.md, NCCL logs) with the kind and attrs the parser extracts;
- * {@link #realLine} wraps a real line, unchanged. The streams module does not see the parser (no
- * compile dependency on collectors); the app test runs the real parser end to end.
+ * NCCL INFO} layout (format strings of docs/formats.md, NCCL logs) with the kind and attrs the
+ * parser extracts; {@link #realLine} wraps a real line, unchanged. The streams module does not see
+ * the parser (no compile dependency on collectors); the app test runs the real parser end to end.
  */
 final class NcclLines {
 

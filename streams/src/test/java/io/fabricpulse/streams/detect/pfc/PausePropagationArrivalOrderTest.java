@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.schemas.topics.FabricTopics;
-import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.StreamsSettings;
+import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
