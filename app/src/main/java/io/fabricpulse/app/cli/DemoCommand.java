@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
       "injected fault was detected exactly (nothing missed, nothing extra)."
     })
 public final class DemoCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(
       names = "--duration",
@@ -79,11 +80,11 @@ public final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (nodes < 1) {
       throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(this), "--nodes must be at least 1");
+          spec.commandLine(), "--nodes must be at least 1");
     }
     if (!(speed > 0) || speed > 1000) {
       throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(this), "--speed must be in (0, 1000]");
+          spec.commandLine(), "--speed must be in (0, 1000]");
     }
     Demo.Settings settings =
         new Demo.Settings(
