@@ -12,9 +12,22 @@ import picocli.CommandLine.Option;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Measure end-to-end throughput on a real in-process broker: a healthy simulated fleet",
-      "publishes as fast as it can, through the rate stage and every detector into QuestDB.",
-      "Microbenchmarks (parsers, serde, rate stage) are JMH: bench/run.sh."
+      "Measure end-to-end throughput on a real in-process broker.",
+      "",
+      "A healthy simulated fleet publishes as fast as it can, through the rate stage",
+      "and every detector into QuestDB. Microbenchmarks (parsers, serde, rate stage)",
+      "are JMH: bench/run.sh."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  fabricpulse bench",
+      "  fabricpulse bench --nodes 128 --simulated 300s",
+      "",
+      "Exit codes:",
+      "  0  everything published was drained through the pipeline",
+      "  1  the pipeline did not catch up (what is behind is printed)",
+      "  2  usage error"
     })
 public final class BenchCommand implements Callable<Integer> {
 

@@ -51,7 +51,8 @@ import picocli.CommandLine.Option;
       "",
       "Examples:",
       "  fabricpulse collect --once",
-      "  fabricpulse collect --once --sysfs-root /tmp/sysfs-capture --set sources.gpu.enabled=false",
+      "  fabricpulse collect --once --set sources.gpu.enabled=false",
+      "  fabricpulse collect --once --sysfs-root /tmp/sysfs-capture",
       "  fabricpulse collect --config /etc/fabricpulse/collector.yaml",
       "",
       "Exit codes:",
@@ -77,8 +78,9 @@ public final class CollectCommand implements Callable<Integer> {
       names = "--config",
       paramLabel = "FILE",
       description = {
-        "collector.yaml (default: /etc/fabricpulse/collector.yaml when it exists,",
-        "else built-in defaults)"
+        "The settings file (default:",
+        "/etc/fabricpulse/collector.yaml when it exists,",
+        "else the built-in defaults)."
       })
   Path config;
 

@@ -23,8 +23,8 @@ public final class KafkaOptions {
       names = "--bootstrap-servers",
       paramLabel = "HOST:PORT,...",
       description = {
-        "Required: Kafka bootstrap servers, here, as bootstrap.servers in",
-        "--kafka-config, or in KAFKA_BOOTSTRAP_SERVERS."
+        "Required: the Kafka brokers; or bootstrap.servers",
+        "in --kafka-config, or KAFKA_BOOTSTRAP_SERVERS."
       })
   String bootstrapServers;
 
@@ -32,20 +32,20 @@ public final class KafkaOptions {
       names = "--schema-registry-url",
       paramLabel = "URL",
       description = {
-        "Required: a Confluent-compatible schema registry, here or as",
-        "schema.registry.url in --kafka-config; mock://NAME is in-process."
+        "Required: a Confluent-compatible schema registry;",
+        "or schema.registry.url in --kafka-config.",
+        "mock://NAME is an in-process registry."
       })
   String registryUrl;
 
   @Option(
       names = "--kafka-config",
       paramLabel = "FILE",
-      description = "Properties file of Kafka client settings (TLS, SASL, ...).")
+      description = "Kafka client settings (TLS, SASL, ...) file.")
   Path kafkaConfig;
 
   /** The synopsis of a command with these options: they are required, from one place or another. */
-  static final String SYNOPSIS =
-      "--bootstrap-servers=HOST:PORT,... --schema-registry-url=URL [--kafka-config=FILE]";
+  static final String SYNOPSIS = "--bootstrap-servers=HOST:PORT,... --schema-registry-url=URL";
 
   /**
    * The merged client settings, registry keys included.

@@ -32,8 +32,10 @@ public final class SinkCommand implements Runnable {
       name = "influx",
       mixinStandardHelpOptions = true,
       customSynopsis = {
-        "fabricpulse sink influx --influx-url=URL " + KafkaOptions.SYNOPSIS,
-        "                        [--influx-org=ORG] [--influx-bucket=BUCKET] [OPTIONS...]"
+        "fabricpulse sink influx --influx-url=URL",
+        "    " + KafkaOptions.SYNOPSIS,
+        "    [--kafka-config=FILE] [--influx-org=ORG] [--influx-bucket=BUCKET]",
+        "    [OPTIONS...]"
       },
       description = {
         "Write fabric.rates and fabric.alerts to InfluxDB until SIGTERM.",
@@ -46,9 +48,11 @@ public final class SinkCommand implements Runnable {
       footer = {
         "",
         "Examples:",
-        "  INFLUX_TOKEN=... fabricpulse sink influx --influx-url http://influxdb:8086 \\",
-        "      --bootstrap-servers kafka-1:9092 --schema-registry-url http://registry:8081",
-        "  fabricpulse sink influx --influx-url http://questdb:9000 --kafka-config kafka.properties",
+        "  INFLUX_TOKEN=... fabricpulse sink influx \\",
+        "      --influx-url http://influxdb:8086 --bootstrap-servers kafka-1:9092 \\",
+        "      --schema-registry-url http://registry:8081",
+        "  fabricpulse sink influx --influx-url http://questdb:9000 \\",
+        "      --kafka-config /etc/fabricpulse/kafka.properties",
         "",
         "Exit codes:",
         "  0  stopped by SIGTERM or Ctrl-C",

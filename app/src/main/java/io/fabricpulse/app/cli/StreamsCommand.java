@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
     name = "streams",
     mixinStandardHelpOptions = true,
     customSynopsis = {
-      "fabricpulse streams " + KafkaOptions.SYNOPSIS,
-      "                    [--state-dir=DIR] [--rules=DIR] [OPTIONS...]"
+      "fabricpulse streams",
+      "    " + KafkaOptions.SYNOPSIS,
+      "    [--kafka-config=FILE] [--state-dir=DIR] [--rules=DIR] [OPTIONS...]"
     },
     description = {
       "Run the rate stage and every detector against a Kafka cluster until SIGTERM.",
@@ -55,7 +56,8 @@ import picocli.CommandLine.Spec;
       "  fabricpulse streams --bootstrap-servers kafka-1:9092 \\",
       "      --schema-registry-url http://registry:8081",
       "  KAFKA_BOOTSTRAP_SERVERS=kafka-1:9092 fabricpulse streams \\",
-      "      --kafka-config /etc/fabricpulse/kafka.properties --rules /etc/fabricpulse/rules",
+      "      --kafka-config /etc/fabricpulse/kafka.properties \\",
+      "      --rules /etc/fabricpulse/rules",
       "",
       "Exit codes:",
       "  0  stopped by SIGTERM or Ctrl-C",
