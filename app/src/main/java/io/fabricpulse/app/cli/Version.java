@@ -8,9 +8,9 @@ import picocli.CommandLine;
 
 /**
  * {@code --version}: the project version and the git commit the jar was built from, written into
- * {@code version.properties} by the build (Maven resource filtering with
- * git-commit-id-maven-plugin). Built outside a git checkout (a source tarball) the commit is
- * unknown and only the version is printed.
+ * {@code version.properties} by the build (Maven resource filtering, the commit from
+ * buildnumber-maven-plugin). Built outside a git checkout (a source tarball) the commit is
+ * "unknown" and only the version is printed.
  */
 public final class Version implements CommandLine.IVersionProvider {
   static final String RESOURCE = "/io/fabricpulse/app/version.properties";
@@ -23,18 +23,14 @@ public final class Version implements CommandLine.IVersionProvider {
     };
   }
 
-  /** {@code fabricpulse 0.1.0 (commit 1a2b3c4)}, {@code ..., modified)} for a dirty tree. */
+  /** {@code fabricpulse 0.1.0 (commit 1a2b3c4d5e6f)}, or without the commit when unknown. */
   static String line(Properties build) {
     String version = value(build, "version");
     String commit = value(build, "commit");
     StringBuilder text = new StringBuilder("fabricpulse ");
     text.append(version != null ? version : "(version unknown: not built by Maven)");
-    if (commit != null) {
-      text.append(" (commit ").append(commit);
-      if ("true".equals(value(build, "dirty"))) {
-        text.append(", with uncommitted changes");
-      }
-      text.append(')');
+    if (commit != null && !commit.equals("unknown")) {
+      text.append(" (commit ").append(commit).append(')');
     }
     return text.toString();
   }
