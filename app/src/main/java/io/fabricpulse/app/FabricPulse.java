@@ -46,17 +46,17 @@ import picocli.CommandLine.UnmatchedArgumentException;
       BenchCommand.class,
       HelpCommand.class
     },
+    footerHeading = "%nExamples:%n",
     footer = {
-      "",
-      "Examples:",
       "  fabricpulse demo --duration 60s",
       "  fabricpulse parse --format nccl slurm-4711.out | fabricpulse detect",
-      "  fabricpulse help rules check",
-      "",
-      "Exit codes (every command):",
-      "  0  done, every input read",
-      "  1  findings or partial input (some lines, files or sources skipped)",
-      "  2  usage error, or input that could not be read or held nothing usable"
+      "  fabricpulse help rules check"
+    },
+    exitCodeListHeading = "%nExit codes (every command):%n",
+    exitCodeList = {
+      "0:done, every input read",
+      "1:findings or partial input (some lines, files or sources skipped)",
+      "2:usage error, or input that could not be read or held nothing usable"
     })
 public final class FabricPulse implements Runnable {
 

@@ -18,16 +18,13 @@ import picocli.CommandLine.Option;
       "and every detector into QuestDB. Microbenchmarks (parsers, serde, rate stage)",
       "are JMH: bench/run.sh."
     },
-    footer = {
-      "",
-      "Examples:",
-      "  fabricpulse bench",
-      "  fabricpulse bench --nodes 128 --simulated 300s",
-      "",
-      "Exit codes:",
-      "  0  everything published was drained through the pipeline",
-      "  1  the pipeline did not catch up (what is behind is printed)",
-      "  2  usage error"
+    footerHeading = "%nExamples:%n",
+    footer = {"  fabricpulse bench", "  fabricpulse bench --nodes 128 --simulated 300s"},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:everything published was drained through the pipeline",
+      "1:the pipeline did not catch up (what is behind is printed)",
+      "2:usage error"
     })
 public final class BenchCommand implements Callable<Integer> {
 

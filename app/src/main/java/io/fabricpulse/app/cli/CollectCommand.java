@@ -47,18 +47,18 @@ import picocli.CommandLine.Option;
       "option with its default; a bad value stops with file:line: key: problem, and",
       "an unknown FABRICPULSE_* variable is refused like an unknown --set key."
     },
+    footerHeading = "%nExamples:%n",
     footer = {
-      "",
-      "Examples:",
       "  fabricpulse collect --once",
       "  fabricpulse collect --once --set sources.gpu.enabled=false",
       "  fabricpulse collect --once --sysfs-root /tmp/sysfs-capture",
-      "  fabricpulse collect --config /etc/fabricpulse/collector.yaml",
-      "",
-      "Exit codes:",
-      "  0  --once: every enabled source was read; daemon: stopped by SIGTERM",
-      "  1  --once: some sources failed or skipped malformed input (named on stderr)",
-      "  2  a bad option or configuration; --once: no source gave anything"
+      "  fabricpulse collect --config /etc/fabricpulse/collector.yaml"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:--once: every enabled source was read; daemon: stopped by SIGTERM",
+      "1:--once: some sources failed or skipped malformed input (named on stderr)",
+      "2:a bad option or configuration; --once: no source gave anything"
     })
 public final class CollectCommand implements Callable<Integer> {
   static final int EXIT_CONFIG = ExitCodes.USAGE;

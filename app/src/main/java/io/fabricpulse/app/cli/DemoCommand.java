@@ -21,18 +21,17 @@ import picocli.CommandLine.Option;
       "flowed end to end and every injected fault was detected exactly (nothing",
       "missed, nothing extra)."
     },
+    footerHeading = "%nExamples:%n",
     footer = {
-      "",
-      "Examples:",
       "  fabricpulse demo",
       "  fabricpulse demo --duration 60s --nodes 32 --seed 7",
-      "  INFLUX_TOKEN=... fabricpulse demo --influx-url http://influxdb:8086",
-      "",
-      "Exit codes:",
-      "  0  data flowed end to end and detection was exact",
-      "  1  findings: data did not flow, detection was not exact, or the pipeline",
-      "     did not catch up",
-      "  2  usage error"
+      "  INFLUX_TOKEN=... fabricpulse demo --influx-url http://influxdb:8086"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:data flowed end to end and detection was exact",
+      "1:findings: data did not flow, detection was not exact, or the pipeline did not catch up",
+      "2:usage error"
     })
 public final class DemoCommand implements Callable<Integer> {
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;

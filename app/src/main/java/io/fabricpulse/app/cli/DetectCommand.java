@@ -68,22 +68,22 @@ import picocli.CommandLine.Spec;
       "replaced by U+FFFD and counted. Runs in a Kafka Streams TopologyTestDriver",
       "with an in-process (mock://) schema registry: no broker needed."
     },
+    footerHeading = "%nExamples:%n",
     footer = {
-      "",
-      "Examples:",
       "  fabricpulse parse --format nccl slurm-4711.out | fabricpulse detect",
-      "  fabricpulse detect --rates --rules alert-rules/ node.jsonl",
-      "",
-      "Exit codes:",
-      "  0  every line was a record (alerts or not: they are the output)",
-      "  1  some lines were skipped as malformed; the rest was run",
-      "  2  usage error, an unreadable file or rules, or no valid record at all"
+      "  fabricpulse detect --rates --rules alert-rules/ node.jsonl"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every line was a record (alerts or not: they are the output)",
+      "1:some lines were skipped as malformed; the rest was run",
+      "2:usage error, an unreadable file or rules, or no valid record at all"
     })
 public final class DetectCommand implements Callable<Integer> {
 
   @Parameters(
       arity = "0..1",
-      paramLabel = "FILE.jsonl",
+      paramLabel = "FILE",
       description = "Records, one JSON object per line. Default: stdin.")
   Path file;
 

@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
     name = "help",
     helpCommand = true,
     description = "Show the help of a command, e.g. 'help rules check'.",
-    footer = {"", "Example:", "  fabricpulse help sink influx"})
+    footerHeading = "%nExample:%n",
+    footer = "  fabricpulse help sink influx")
 public final class HelpCommand implements CommandLine.IHelpCommandInitializable2, Runnable {
 
   @Parameters(

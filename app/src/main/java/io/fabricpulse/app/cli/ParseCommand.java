@@ -39,18 +39,17 @@ import picocli.CommandLine.Parameters;
       "gets a summary: records, malformed lines skipped (the first 5 shown), and",
       "invalid UTF-8 bytes replaced by U+FFFD (the file is still parsed)."
     },
+    footerHeading = "%nExamples:%n",
     footer = {
-      "",
-      "Examples:",
       "  fabricpulse parse --format kmsg --zone Europe/Berlin dmesg.txt",
       "  fabricpulse parse --format nccl --job 4711 slurm-4711.out | fabricpulse detect",
-      "  ethtool -S ens1f0np0 | fabricpulse parse --format ethtool --netdev ens1f0np0 -",
-      "",
-      "Exit codes:",
-      "  0  every file parsed in full",
-      "  1  some lines were malformed and skipped; the rest was printed",
-      "  2  usage error, an unreadable file, or a file with no record and only",
-      "     malformed lines (wrong --format)"
+      "  ethtool -S ens1f0np0 | fabricpulse parse --format ethtool --netdev ens1f0np0 -"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every file parsed in full",
+      "1:some lines were malformed and skipped; the rest was printed",
+      "2:usage error, an unreadable file, or a file with no record and only malformed lines (wrong --format)"
     })
 public final class ParseCommand implements Callable<Integer> {
   static final int EXIT_UNREADABLE = ExitCodes.USAGE;

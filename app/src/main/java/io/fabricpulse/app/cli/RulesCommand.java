@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Work with alert rule files (alert-rules/*.yaml): see 'rules check'.",
     subcommands = {RulesCommand.Check.class},
-    footer = {"", "Example:", "  fabricpulse rules check alert-rules/"})
+    footerHeading = "%nExample:%n",
+    footer = "  fabricpulse rules check alert-rules/")
 public final class RulesCommand implements Runnable {
   @Spec CommandSpec spec;
 
@@ -38,17 +39,17 @@ public final class RulesCommand implements Runnable {
         "reports each problem as file:line: key: problem; a valid set is listed, one",
         "rule per line."
       },
+      footerHeading = "%nExamples:%n",
       footer = {
-        "",
-        "Examples:",
         "  fabricpulse rules check alert-rules/",
         "  fabricpulse rules check /etc/fabricpulse/rules && \\",
-        "      systemctl restart fabricpulse-streams",
-        "",
-        "Exit codes:",
-        "  0  the rule set is valid",
-        "  1  findings: problems in the rules (each printed), the set is refused",
-        "  2  usage error, DIR missing, not a directory, or without rule files"
+        "      systemctl restart fabricpulse-streams"
+      },
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:the rule set is valid",
+        "1:findings: problems in the rules (each printed), the set is refused",
+        "2:usage error, DIR missing, not a directory, or without rule files"
       })
   static final class Check implements Callable<Integer> {
     @Spec CommandSpec spec;

@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Write the derived topics to a store: see 'sink influx'.",
     subcommands = {SinkCommand.Influx.class},
-    footer = {"", "Example:", "  fabricpulse help sink influx"})
+    footerHeading = "%nExample:%n",
+    footer = "  fabricpulse help sink influx")
 public final class SinkCommand implements Runnable {
   @Spec CommandSpec spec;
 
@@ -45,20 +46,19 @@ public final class SinkCommand implements Runnable {
         "pauses consumption (no loss). The token is read from INFLUX_TOKEN, never from",
         "the command line."
       },
+      footerHeading = "%nExamples:%n",
       footer = {
-        "",
-        "Examples:",
         "  INFLUX_TOKEN=... fabricpulse sink influx \\",
         "      --influx-url http://influxdb:8086 --bootstrap-servers kafka-1:9092 \\",
         "      --schema-registry-url http://registry:8081",
         "  fabricpulse sink influx --influx-url http://questdb:9000 \\",
-        "      --kafka-config /etc/fabricpulse/kafka.properties",
-        "",
-        "Exit codes:",
-        "  0  stopped by SIGTERM or Ctrl-C",
-        "  1  the sink failed while running",
-        "  2  a missing or bad option (e.g. --influx-url not http(s)://), unreadable",
-        "     --kafka-config"
+        "      --kafka-config /etc/fabricpulse/kafka.properties"
+      },
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:stopped by SIGTERM or Ctrl-C",
+        "1:the sink failed while running",
+        "2:a missing or bad option (e.g. --influx-url not http(s)://), unreadable --kafka-config"
       })
   static final class Influx implements Callable<Integer> {
     @Spec CommandSpec spec;

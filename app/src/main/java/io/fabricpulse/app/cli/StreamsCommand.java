@@ -43,26 +43,26 @@ import picocli.CommandLine.Spec;
       "Creates the pipeline's topics if missing (idempotent), loads and validates the",
       "rules first. Kafka client settings, lowest first: --kafka-config file <",
       "KAFKA_<NAME> environment (KAFKA_SASL_JAAS_CONFIG -> sasl.jaas.config) < options.",
-      "Scale out by starting more instances with the same --application-id."
+      "Scale out by starting more instances with the same --application-id.",
+      "",
+      "State directory, when --state-dir is not given: $STATE_DIRECTORY/streams (set",
+      "by systemd for StateDirectory=fabricpulse), else /var/lib/fabricpulse/streams",
+      "when writable (a service user, root), else",
+      "$${XDG_STATE_HOME:-~/.local/state}/fabricpulse/streams."
     },
+    footerHeading = "%nExamples:%n",
     footer = {
-      "",
-      "State directory (--state-dir), when not given:",
-      "  $STATE_DIRECTORY/streams     set by systemd for StateDirectory=fabricpulse",
-      "  /var/lib/fabricpulse/streams when writable (a service user, root)",
-      "  $${XDG_STATE_HOME:-~/.local/state}/fabricpulse/streams otherwise",
-      "",
-      "Examples:",
       "  fabricpulse streams --bootstrap-servers kafka-1:9092 \\",
       "      --schema-registry-url http://registry:8081",
       "  KAFKA_BOOTSTRAP_SERVERS=kafka-1:9092 fabricpulse streams \\",
       "      --kafka-config /etc/fabricpulse/kafka.properties \\",
-      "      --rules /etc/fabricpulse/rules",
-      "",
-      "Exit codes:",
-      "  0  stopped by SIGTERM or Ctrl-C",
-      "  1  a stream thread failed while running",
-      "  2  a missing or bad option, unreadable --kafka-config, invalid rules"
+      "      --rules /etc/fabricpulse/rules"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:stopped by SIGTERM or Ctrl-C",
+      "1:a stream thread failed while running",
+      "2:a missing or bad option, unreadable --kafka-config, invalid rules"
     })
 public final class StreamsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -77,7 +77,7 @@ public final class StreamsCommand implements Callable<Integer> {
   @Option(
       names = "--state-dir",
       paramLabel = "DIR",
-      description = "Local state of the stores (default: see State directory below).")
+      description = "Local state of the stores (default: see above).")
   Path stateDir;
 
   @Option(

@@ -61,6 +61,7 @@ class CliHelpTest {
     List<String> lines = new ArrayList<>();
     lines.addAll(List.of(spec.usageMessage().description()));
     lines.addAll(List.of(spec.usageMessage().footer()));
+    lines.addAll(spec.usageMessage().exitCodeList().values());
     for (ArgSpec arg : spec.args()) {
       lines.addAll(List.of(arg.description()));
     }
@@ -101,13 +102,19 @@ class CliHelpTest {
   @ParameterizedTest
   @MethodSource("commands")
   void everyPageHasAnExampleAndTheExitCodes(String name) {
+    CommandSpec spec = find(name).getCommandSpec();
     String usage = usage(find(name));
+    // the man page generator writes the footer only under a footer heading
+    assertTrue(spec.usageMessage().footerHeading().contains("Example"), name);
     assertTrue(usage.contains("Example"), name + " has no example:\n" + usage);
-    assertTrue(usage.contains("  fabricpulse "), name + ": the example is not a command line");
+    assertTrue(usage.contains("\n  fabricpulse "), name + ": the example is not a command line");
     boolean group = !find(name).getSubcommands().isEmpty() || name.endsWith(" help");
     if (!group || name.equals("fabricpulse")) {
       assertTrue(usage.contains("Exit codes"), name + " documents no exit codes:\n" + usage);
-      assertTrue(usage.contains("  2  "), name + ": exit code 2 is not explained");
+      assertEquals(
+          List.of("0", "1", "2"),
+          List.copyOf(spec.usageMessage().exitCodeList().keySet()),
+          name + ": exit codes 0, 1 and 2 explained");
     }
   }
 
@@ -246,6 +253,8 @@ class CliHelpTest {
         .forEach(file -> assertTrue(Files.isRegularFile(dir.resolve(file)), file));
     String page = Files.readString(dir.resolve("fabricpulse-rules-check.adoc"));
     assertTrue(page.contains("Validate the rule files of a directory"), page);
+    assertTrue(page.contains("fabricpulse rules check alert-rules/"), "the examples: " + page);
+    assertTrue(page.contains("the rule set is valid"), "the exit status: " + page);
     assertNotNull(new File(dir.toFile(), "fabricpulse.adoc"));
   }
 }
