@@ -47,8 +47,18 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--data-dir", description = "Keep state here instead of a temporary directory.")
   Path dataDir;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    if (nodes < 1) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--nodes must be at least 1");
+    }
+    if (simulated.isZero() || simulated.isNegative()) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--simulated must be more than 0");
+    }
     return new ThroughputRun(
             new ThroughputRun.Settings(nodes, simulated, seed, dataDir), System.out)
         .run();

@@ -140,6 +140,9 @@ public final class DetectCommand implements Callable<Integer> {
                 + inputs.malformed()
                 + " line(s): expected JSON lines from 'parse' or 'collect --once'");
       }
+      if (inputs.records().isEmpty()) {
+        err.println("detect: " + inputs.name() + ": no records: nothing to run");
+      }
       run(topics, rules, inputs.records(), scratch, out, err);
       return inputs.malformed() > 0 ? ExitCodes.PARTIAL : ExitCodes.OK;
     } finally {

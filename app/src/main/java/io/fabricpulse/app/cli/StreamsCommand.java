@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,7 +62,7 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:stopped by SIGTERM or Ctrl-C",
-      "1:a stream thread failed while running",
+      "1:Kafka did not answer at start, or a stream thread failed while running",
       "2:a missing or bad option, unreadable --kafka-config, invalid rules"
     })
 public final class StreamsCommand implements Callable<Integer> {
@@ -136,8 +137,21 @@ public final class StreamsCommand implements Callable<Integer> {
       e.problems().forEach(spec.commandLine().getErr()::println);
       return ExitCodes.USAGE;
     }
-    try (Admin admin = Admin.create(client)) {
+    String servers = client.getProperty("bootstrap.servers");
+    spec.commandLine().getOut().println("connecting to " + servers + " to check the topics...");
+    spec.commandLine().getOut().flush();
+    Admin admin = Admin.create(client);
+    boolean answered = false;
+    try {
       TopicBootstrap.ensure(admin, topics, replicationFactor);
+      answered = true;
+    } catch (TimeoutException e) {
+      throw new CliFailure(
+          ExitCodes.PARTIAL,
+          servers + ": Kafka did not answer in time (is --bootstrap-servers right and reachable?)");
+    } finally {
+      // without an answer, do not wait for the pending request's own 60 s timeout
+      admin.close(answered ? Duration.ofSeconds(30) : Duration.ZERO);
     }
     Properties settings =
         StreamsSettings.base(

@@ -182,6 +182,14 @@ class CliBadInputTest {
     }
 
     @Test
+    void emptyInputSaysSo() throws Exception {
+      Path file = Files.createFile(tmp.resolve("empty.jsonl"));
+      CliRun run = CliRun.of("detect", file.toString());
+      assertEquals(0, run.exit(), run.stderr());
+      assertTrue(run.stderr().contains("empty.jsonl: no records: nothing to run"), run.stderr());
+    }
+
+    @Test
     void aMissingRulesDirectory() throws Exception {
       CliRun run =
           CliRun.of(
@@ -521,6 +529,12 @@ class CliBadInputTest {
     void anUnknownOption() {
       CliRun run = CliRun.of("parse", "--format", "kmsg", "--zoen", "UTC", "x");
       assertFailure(run, 2, 4, "Unknown option: '--zoen'", "Try 'fabricpulse parse --help'");
+    }
+
+    @Test
+    void benchRefusesANegativeFleet() {
+      CliRun run = CliRun.of("bench", "--nodes", "-1");
+      assertFailure(run, 2, 2, "--nodes must be at least 1");
     }
 
     @Test
