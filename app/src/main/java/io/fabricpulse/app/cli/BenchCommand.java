@@ -12,9 +12,19 @@ import picocli.CommandLine.Option;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Measure end-to-end throughput on a real in-process broker: a healthy simulated fleet",
-      "publishes as fast as it can, through the rate stage and every detector into QuestDB.",
-      "Microbenchmarks (parsers, serde, rate stage) are JMH: bench/run.sh."
+      "Measure end-to-end throughput on a real in-process broker.",
+      "",
+      "A healthy simulated fleet publishes as fast as it can, through the rate stage",
+      "and every detector into QuestDB. Microbenchmarks (parsers, serde, rate stage)",
+      "are JMH: bench/run.sh."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {"  fabricpulse bench", "  fabricpulse bench --nodes 128 --simulated 300s"},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:everything published was drained through the pipeline",
+      "1:the pipeline did not catch up (what is behind is printed)",
+      "2:usage error"
     })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -37,8 +47,18 @@ public final class BenchCommand implements Callable<Integer> {
   @Option(names = "--data-dir", description = "Keep state here instead of a temporary directory.")
   Path dataDir;
 
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
   @Override
   public Integer call() throws Exception {
+    if (nodes < 1) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--nodes must be at least 1");
+    }
+    if (simulated.isZero() || simulated.isNegative()) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--simulated must be more than 0");
+    }
     return new ThroughputRun(
             new ThroughputRun.Settings(nodes, simulated, seed, dataDir), System.out)
         .run();

@@ -13,13 +13,28 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Run the whole pipeline in one JVM on a simulated cluster with injected faults.",
-      "Starts an in-process Kafka broker (KRaft), an in-process schema registry, an embedded",
-      "QuestDB (or a real InfluxDB), the streams application and the sink, and feeds them from",
-      "the node agents of a seeded simulated cluster. Prints live throughput, the busiest ports",
-      "and alerts; ends with a summary and exits 0 only if data flowed end to end and every",
-      "injected fault was detected exactly (nothing missed, nothing extra)."
+      "",
+      "Starts an in-process Kafka broker (KRaft), an in-process schema registry, an",
+      "embedded QuestDB (or a real InfluxDB), the streams application and the sink,",
+      "and feeds them from the node agents of a seeded simulated cluster. Prints live",
+      "throughput, the busiest ports and alerts; ends with a summary that checks data",
+      "flowed end to end and every injected fault was detected exactly (nothing",
+      "missed, nothing extra)."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  fabricpulse demo",
+      "  fabricpulse demo --duration 60s --nodes 32 --seed 7",
+      "  INFLUX_TOKEN=... fabricpulse demo --influx-url http://influxdb:8086"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:data flowed end to end and detection was exact",
+      "1:findings: data did not flow, detection was not exact, or the pipeline did not catch up",
+      "2:usage error"
     })
 public final class DemoCommand implements Callable<Integer> {
+  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Option(
       names = "--duration",
@@ -79,11 +94,11 @@ public final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (nodes < 1) {
       throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(this), "--nodes must be at least 1");
+          spec.commandLine(), "--nodes must be at least 1");
     }
     if (!(speed > 0) || speed > 1000) {
       throw new picocli.CommandLine.ParameterException(
-          new picocli.CommandLine(this), "--speed must be in (0, 1000]");
+          spec.commandLine(), "--speed must be in (0, 1000]");
     }
     Demo.Settings settings =
         new Demo.Settings(

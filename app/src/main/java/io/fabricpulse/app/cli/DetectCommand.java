@@ -5,6 +5,7 @@ import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.NcclTransport;
+import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.schemas.json.JsonRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
@@ -14,11 +15,9 @@ import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.Rule;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.rules.RuleValidationException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,22 +53,37 @@ import picocli.CommandLine.Spec;
     name = "detect",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs the rate stage and every detector offline, in event time, over records given as JSON",
-      "lines (the output of `parse`, `collect --output json` or `export`; stdin by default).",
-      "Each record goes to its raw topic by \"type\" (PortCounters -> fabric.raw.port-counters,",
-      "NcclLog -> fabric.raw.nccl, CounterRates -> fabric.rates, ...), keyed cluster/node, with",
-      "its own time as the event time; records are replayed in time order (equal times keep",
-      "their order). Derived records (NcclTransport, Alert; CounterRates with --rates) are",
-      "printed as JSON lines on stdout, each alert also as one human line on stderr.",
-      "At the end of the input, stream time is advanced by the longest rule hysteresis (+1 s),",
-      "so alerts whose condition ended show their RESOLVED record; --no-flush skips that.",
-      "Runs in a Kafka Streams TopologyTestDriver with an in-process (mock://) schema registry."
+      "Run the rate stage and every detector offline over JSON-lines records.",
+      "",
+      "The records are the output of `parse` or `collect --once` (stdin by default).",
+      "Each goes to its raw topic by \"type\" (PortCounters -> fabric.raw.port-counters,",
+      "NcclLog -> fabric.raw.nccl, CounterRates -> fabric.rates, ...), keyed",
+      "cluster/node, with its own time as the event time; records are replayed in",
+      "time order (equal times keep their order). Derived records (NcclTransport,",
+      "Alert; CounterRates with --rates) are printed as JSON lines on stdout, each",
+      "alert also as one human line on stderr. At the end of the input, stream time",
+      "is advanced by the longest rule hysteresis (+1 s), so alerts whose condition",
+      "ended show their RESOLVED record; --no-flush skips that. Lines that are not",
+      "records are counted and skipped (the first 5 shown); invalid UTF-8 bytes are",
+      "replaced by U+FFFD and counted. Runs in a Kafka Streams TopologyTestDriver",
+      "with an in-process (mock://) schema registry: no broker needed."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  fabricpulse parse --format nccl slurm-4711.out | fabricpulse detect",
+      "  fabricpulse detect --rates --rules alert-rules/ node.jsonl"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every line was a record (alerts or not: they are the output)",
+      "1:some lines were skipped as malformed; the rest was run",
+      "2:usage error, an unreadable file or rules, or no valid record at all"
     })
 public final class DetectCommand implements Callable<Integer> {
 
   @Parameters(
       arity = "0..1",
-      paramLabel = "FILE.jsonl",
+      paramLabel = "FILE",
       description = "Records, one JSON object per line. Default: stdin.")
   Path file;
 
@@ -89,6 +103,12 @@ public final class DetectCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  private static final int MALFORMED_SHOWN = 5;
+  private static final int PROBLEM_CHARS = 300;
+
+  /** Longer lines are skipped unread: no record is near this, binary input has no newlines. */
+  static final int MAX_LINE_BYTES = 1 << 20;
+
   /** One input record, its topic and event time. */
   private record Input(TopicSpec topic, String key, SpecificRecord value, long time) {}
 
@@ -96,6 +116,9 @@ public final class DetectCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (rulesDir != null) {
+      RulesDirectory.require(rulesDir);
+    }
     FabricTopics topics = FabricTopics.defaults();
     Path scratch = Files.createTempDirectory("fabricpulse-detect");
     try {
@@ -103,21 +126,34 @@ public final class DetectCommand implements Callable<Integer> {
       try {
         rules = BundledRules.load(rulesDir, scratch);
       } catch (RuleValidationException e) {
-        err.println(e.getMessage());
-        return 2;
+        e.problems().forEach(err::println);
+        err.println(e.problems().size() + " problem(s) in the rules: nothing was run");
+        return ExitCodes.USAGE;
       }
-      List<Input> inputs = read(topics, err);
-      if (inputs == null) {
-        return 1;
+      Inputs inputs = read(topics, err);
+      if (inputs.records().isEmpty() && inputs.malformed() > 0) {
+        throw new CliFailure(
+            ExitCodes.USAGE,
+            "detect: "
+                + inputs.name()
+                + ": no valid record in "
+                + inputs.malformed()
+                + " line(s): expected JSON lines from 'parse' or 'collect --once'");
       }
-      run(topics, rules, inputs, scratch, out, err);
-      return 0;
+      if (inputs.records().isEmpty()) {
+        err.println("detect: " + inputs.name() + ": no records: nothing to run");
+      }
+      run(topics, rules, inputs.records(), scratch, out, err);
+      return inputs.malformed() > 0 ? ExitCodes.PARTIAL : ExitCodes.OK;
     } finally {
       deleteTree(scratch);
     }
   }
 
-  private List<Input> read(FabricTopics topics, PrintWriter err) throws IOException {
+  /** The records read, in event-time order, and how many lines were skipped. */
+  private record Inputs(String name, List<Input> records, long malformed) {}
+
+  private Inputs read(FabricTopics topics, PrintWriter err) throws IOException {
     Map<Class<?>, TopicSpec> byType = new LinkedHashMap<>();
     for (TopicSpec t : topics.raw()) {
       byType.put(t.valueType(), t);
@@ -126,15 +162,25 @@ public final class DetectCommand implements Callable<Integer> {
     List<Input> inputs = new ArrayList<>();
     long bad = 0;
     long skipped = 0;
-    try (BufferedReader reader =
-        file != null
-            ? Files.newBufferedReader(file, StandardCharsets.UTF_8)
-            : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-      String line;
-      long lineNo = 0;
-      String name = file != null ? file.toString() : "<stdin>";
-      while ((line = reader.readLine()) != null) {
-        lineNo++;
+    long badBytes = 0;
+    long linesWithBadBytes = 0;
+    String name = file != null ? file.toString() : "<stdin>";
+    try (ByteLines lines = new ByteLines(open(), MAX_LINE_BYTES)) {
+      byte[] bytes;
+      while ((bytes = lines.next()) != null) {
+        long lineNo = lines.lineNumber();
+        if (bytes == ByteLines.TOO_LONG) {
+          bad++;
+          showMalformed(
+              err, bad, name + ":" + lineNo + ": longer than " + MAX_LINE_BYTES + " bytes");
+          continue;
+        }
+        LenientUtf8.Decoded decoded = LenientUtf8.decode(bytes);
+        if (!decoded.clean()) {
+          badBytes += decoded.badBytes();
+          linesWithBadBytes++;
+        }
+        String line = decoded.text();
         if (line.isBlank()) {
           continue;
         }
@@ -142,8 +188,8 @@ public final class DetectCommand implements Callable<Integer> {
         try {
           record = JsonRecords.fromJson(line);
         } catch (IllegalArgumentException e) {
-          err.println(name + ":" + lineNo + ": " + e.getMessage());
           bad++;
+          showMalformed(err, bad, name + ":" + lineNo + ": " + e.getMessage());
           continue;
         }
         TopicSpec topic = byType.get(record.getClass());
@@ -154,15 +200,50 @@ public final class DetectCommand implements Callable<Integer> {
         inputs.add(new Input(topic, key(record), record, time(record)));
       }
     }
+    if (bad > MALFORMED_SHOWN) {
+      err.println("  ... and " + (bad - MALFORMED_SHOWN) + " more");
+    }
     if (bad > 0) {
-      err.println("detect: " + bad + " malformed line(s) skipped");
+      err.println("detect: " + name + ": " + bad + " malformed line(s) skipped");
+    }
+    if (badBytes > 0) {
+      err.println(
+          "detect: "
+              + name
+              + ": "
+              + badBytes
+              + " invalid UTF-8 byte(s) on "
+              + linesWithBadBytes
+              + " line(s) replaced by U+FFFD");
     }
     if (skipped > 0) {
       err.println("detect: " + skipped + " derived record(s) ignored (not raw input)");
     }
     // event time order; List.sort is stable, so equal times keep the file order
     inputs.sort(Comparator.comparingLong(Input::time));
-    return inputs;
+    return new Inputs(name, inputs, bad);
+  }
+
+  /** The first few malformed lines, each shortened, so a garbage file cannot flood stderr. */
+  private static void showMalformed(PrintWriter err, long count, String problem) {
+    if (count <= MALFORMED_SHOWN) {
+      err.println(
+          problem.length() > PROBLEM_CHARS ? problem.substring(0, PROBLEM_CHARS) + "..." : problem);
+    }
+  }
+
+  private InputStream open() throws IOException {
+    if (file == null) {
+      return System.in;
+    }
+    if (Files.isDirectory(file)) {
+      throw new CliFailure(ExitCodes.USAGE, file + ": cannot read: Is a directory");
+    }
+    try {
+      return Files.newInputStream(file);
+    } catch (IOException e) {
+      throw new CliFailure(ExitCodes.USAGE, file + ": cannot read: " + IoReason.of(e));
+    }
   }
 
   private void run(

@@ -1,5 +1,6 @@
 package io.fabricpulse.app.cli;
 
+import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import java.io.IOException;
 import java.io.Reader;
@@ -20,27 +21,44 @@ public final class KafkaOptions {
 
   @Option(
       names = "--bootstrap-servers",
-      description =
-          "Kafka bootstrap servers (or bootstrap.servers in --kafka-config / KAFKA_BOOTSTRAP_SERVERS).")
+      paramLabel = "HOST:PORT,...",
+      description = {
+        "Required: the Kafka brokers; or bootstrap.servers",
+        "in --kafka-config, or KAFKA_BOOTSTRAP_SERVERS."
+      })
   String bootstrapServers;
 
   @Option(
       names = "--schema-registry-url",
-      description =
-          "Confluent-compatible schema registry URL (mock://scope for an in-process one).")
+      paramLabel = "URL",
+      description = {
+        "Required: a Confluent-compatible schema registry;",
+        "or schema.registry.url in --kafka-config.",
+        "mock://NAME is an in-process registry."
+      })
   String registryUrl;
 
   @Option(
       names = "--kafka-config",
-      description = "Properties file of Kafka client settings (TLS, SASL, compression, ...).")
+      paramLabel = "FILE",
+      description = "Kafka client settings (TLS, SASL, ...) file.")
   Path kafkaConfig;
 
-  /** The merged client settings, registry keys included. */
-  Properties clientProperties(Map<String, String> env) throws IOException {
+  /** The synopsis of a command with these options: they are required, from one place or another. */
+  static final String SYNOPSIS = "--bootstrap-servers=HOST:PORT,... --schema-registry-url=URL";
+
+  /**
+   * The merged client settings, registry keys included.
+   *
+   * @throws CliFailure when the file cannot be read or a required setting is missing
+   */
+  Properties clientProperties(Map<String, String> env) {
     Properties props = new Properties();
     if (kafkaConfig != null) {
       try (Reader in = Files.newBufferedReader(kafkaConfig)) {
         props.load(in);
+      } catch (IOException e) {
+        throw new CliFailure(ExitCodes.USAGE, kafkaConfig + ": cannot read: " + IoReason.of(e));
       }
     }
     env.forEach(
@@ -60,12 +78,15 @@ public final class KafkaOptions {
       props.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl);
     }
     if (!props.containsKey("bootstrap.servers")) {
-      throw new IllegalArgumentException(
-          "no Kafka: give --bootstrap-servers, bootstrap.servers in --kafka-config, or KAFKA_BOOTSTRAP_SERVERS");
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "--bootstrap-servers: required (or bootstrap.servers in --kafka-config, or"
+              + " KAFKA_BOOTSTRAP_SERVERS)");
     }
     if (!props.containsKey(AvroSerdeConfig.SCHEMA_REGISTRY_URL)) {
-      throw new IllegalArgumentException(
-          "no schema registry: give --schema-registry-url or schema.registry.url in --kafka-config");
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "--schema-registry-url: required (or schema.registry.url in --kafka-config)");
     }
     return props;
   }

@@ -1,5 +1,6 @@
 package io.fabricpulse.app.cli;
 
+import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.collectors.core.Malformed;
 import io.fabricpulse.collectors.core.NodeFacts;
 import io.fabricpulse.collectors.core.NodeIdentity;
@@ -8,7 +9,6 @@ import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.schemas.json.JsonRecords;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,19 +25,36 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code fabricpulse parse --format F PATH...}: captured tool output to the collectors' records,
- * one JSON object per line on stdout (docs/design.md section 7). Skipped input is counted on
- * stderr; the exit code is non-zero only for unusable arguments or unreadable files.
+ * one JSON object per line on stdout (docs/design.md section 7). Skipped input is counted on stderr
+ * (the first few lines shown), invalid UTF-8 bytes are replaced and counted, and the exit code says
+ * whether every file was read in full ({@link ExitCodes}).
  */
 @Command(
     name = "parse",
     mixinStandardHelpOptions = true,
     description = {
-      "Parse captured tool output offline into the collectors' records, one JSON object per line.",
-      "Malformed input is counted on stderr and skipped."
+      "Parse captured tool output offline into records, one JSON object per line.",
+      "",
+      "Each file is parsed by the collector's own parser for --format. Per file, stderr",
+      "gets a summary: records, malformed lines skipped (the first 5 shown), and",
+      "invalid UTF-8 bytes replaced by U+FFFD (the file is still parsed)."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  fabricpulse parse --format kmsg --zone Europe/Berlin dmesg.txt",
+      "  fabricpulse parse --format nccl --job 4711 slurm-4711.out | fabricpulse detect",
+      "  ethtool -S ens1f0np0 | fabricpulse parse --format ethtool --netdev ens1f0np0 -"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:every file parsed in full",
+      "1:some lines were malformed and skipped; the rest was printed",
+      "2:usage error, an unreadable file, or a file with no record and only malformed lines (wrong --format)"
     })
 public final class ParseCommand implements Callable<Integer> {
-  static final int EXIT_UNREADABLE = 2;
+  static final int EXIT_UNREADABLE = ExitCodes.USAGE;
   private static final int MALFORMED_SHOWN = 5;
+  private static final int PROBLEM_CHARS = 300;
 
   @Option(
       names = "--format",
@@ -116,14 +133,14 @@ public final class ParseCommand implements Callable<Integer> {
           spec.commandLine(), "--zone: unknown zone '" + zone + "'");
     }
     AtomicLong sequence = new AtomicLong();
-    int exit = 0;
+    int exit = ExitCodes.OK;
     for (String path : paths) {
       Input input;
       try {
         input = read(path);
       } catch (IOException e) {
-        err.println(path + ": cannot read: " + e.getMessage());
-        exit = EXIT_UNREADABLE;
+        err.println(path + ": cannot read: " + IoReason.of(e));
+        exit = ExitCodes.USAGE;
         continue;
       }
       String nodeName = node != null ? node : input.stem() != null ? input.stem() : hostname();
@@ -141,35 +158,73 @@ public final class ParseCommand implements Callable<Integer> {
       for (SpecificRecord record : result.records()) {
         out.println(JsonRecords.toJson(record));
       }
-      report(err, input.name(), result);
+      exit = Math.max(exit, report(err, input, result));
     }
     out.flush();
     err.flush();
     return exit;
   }
 
-  private static void report(PrintWriter err, String name, ParseResult<SpecificRecord> result) {
+  /** The per-file summary on stderr; returns the file's exit code. */
+  private int report(PrintWriter err, Input input, ParseResult<SpecificRecord> result) {
+    String name = input.name();
     List<Malformed> malformed = result.malformed();
-    err.println(
-        name + ": " + result.records().size() + " records, " + malformed.size() + " malformed");
+    int records = result.records().size();
+    err.println(name + ": " + records + " records, " + malformed.size() + " malformed");
     for (Malformed m : malformed.subList(0, Math.min(MALFORMED_SHOWN, malformed.size()))) {
-      err.println("  skipped " + m);
+      err.println("  skipped " + shorten(m.toString()));
     }
     if (malformed.size() > MALFORMED_SHOWN) {
       err.println("  ... and " + (malformed.size() - MALFORMED_SHOWN) + " more");
     }
+    if (input.decoded() != null && !input.decoded().clean()) {
+      err.println("  " + input.decoded().summary());
+    }
+    if (records == 0 && input.hasContent()) {
+      err.println(
+          "  no "
+              + format.cliName()
+              + " records in "
+              + name
+              + ": is --format "
+              + format.cliName()
+              + " right? (formats: "
+              + String.join(", ", new FormatNames())
+              + ")");
+    }
+    if (malformed.isEmpty()) {
+      return ExitCodes.OK;
+    }
+    return records == 0 ? ExitCodes.USAGE : ExitCodes.PARTIAL;
   }
 
-  /** One input: a file's text (or a sysfs directory), its name, stem and modification time. */
-  private record Input(String name, String text, Path directory, String stem, Instant modified) {}
+  private static String shorten(String text) {
+    return text.length() > PROBLEM_CHARS ? text.substring(0, PROBLEM_CHARS) + "..." : text;
+  }
+
+  /**
+   * One input: a file's text (or a sysfs directory), its name, stem and modification time, and what
+   * its decoding replaced (null for a directory).
+   */
+  private record Input(
+      String name,
+      String text,
+      Path directory,
+      String stem,
+      Instant modified,
+      LenientUtf8.Decoded decoded) {
+    boolean hasContent() {
+      return directory != null || !text.isBlank();
+    }
+  }
 
   private Input read(String path) throws IOException {
     if (path.equals("-")) {
       if (format.readsDirectory()) {
         throw new IOException("the " + format.cliName() + " format reads a directory, not stdin");
       }
-      String text = new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
-      return new Input("stdin", text, null, null, Instant.now());
+      LenientUtf8.Decoded decoded = LenientUtf8.decode(System.in.readAllBytes());
+      return new Input("stdin", decoded.text(), null, null, Instant.now(), decoded);
     }
     Path file = Path.of(path);
     Instant modified = Files.getLastModifiedTime(file).toInstant();
@@ -178,12 +233,13 @@ public final class ParseCommand implements Callable<Integer> {
       if (!Files.isDirectory(file.resolve("class/infiniband"))) {
         throw new IOException("not a sysfs root: no class/infiniband under " + file);
       }
-      return new Input(path, null, file, hostname(), modified);
+      return new Input(path, null, file, hostname(), modified, null);
     }
     if (Files.isDirectory(file)) {
-      throw new IOException("is a directory");
+      throw new IOException("Is a directory");
     }
-    return new Input(path, Files.readString(file, StandardCharsets.UTF_8), null, stem, modified);
+    LenientUtf8.Decoded decoded = LenientUtf8.decode(Files.readAllBytes(file));
+    return new Input(path, decoded.text(), null, stem, modified, decoded);
   }
 
   private static String stem(Path file) {

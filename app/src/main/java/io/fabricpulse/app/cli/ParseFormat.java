@@ -102,7 +102,7 @@ public enum ParseFormat {
         }
       }
       case OPENSM_LOG -> result.addAll(new OpenSmLogParser(extras.zone()).parse(text, ctx, source));
-      case SMINFO -> result.addAll(new SminfoParser().parse(text, ctx));
+      case SMINFO -> result.addAll(new SminfoParser().parseCapture(source, text, ctx));
       case NVIDIA_SMI_CSV ->
           result.addAll(new NvidiaSmiCsvParser().parseWithHeader(text, ctx, source));
       case NVIDIA_SMI_Q -> result.addAll(new NvidiaSmiQParser().parse(text, ctx, source));

@@ -6,7 +6,6 @@ import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.rules.RuleValidationException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -18,8 +17,10 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "rules",
     mixinStandardHelpOptions = true,
-    description = "Work with alert rule files (alert-rules/*.yaml).",
-    subcommands = {RulesCommand.Check.class})
+    description = "Work with alert rule files (alert-rules/*.yaml): see 'rules check'.",
+    subcommands = {RulesCommand.Check.class},
+    footerHeading = "%nExample:%n",
+    footer = "  fabricpulse rules check alert-rules/")
 public final class RulesCommand implements Runnable {
   @Spec CommandSpec spec;
 
@@ -32,23 +33,35 @@ public final class RulesCommand implements Runnable {
       name = "check",
       mixinStandardHelpOptions = true,
       description = {
-        "Loads every *.yaml of DIR exactly as the streams application does and reports each",
-        "problem as file:line: key: problem. Exit 0 when the set is valid, 1 when not."
+        "Validate the rule files of a directory without starting anything.",
+        "",
+        "Loads every *.yaml and *.yml of DIR exactly as 'streams' and 'detect' do and",
+        "reports each problem as file:line: key: problem; a valid set is listed, one",
+        "rule per line."
+      },
+      footerHeading = "%nExamples:%n",
+      footer = {
+        "  fabricpulse rules check alert-rules/",
+        "  fabricpulse rules check /etc/fabricpulse/rules && \\",
+        "      systemctl restart fabricpulse-streams"
+      },
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:the rule set is valid",
+        "1:findings: problems in the rules (each printed), the set is refused",
+        "2:usage error, DIR missing, not a directory, or without rule files"
       })
   static final class Check implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Parameters(paramLabel = "DIR", description = "Folder of rule files, e.g. alert-rules/")
+    @Parameters(paramLabel = "DIR", description = "Folder of rule files, e.g. alert-rules/.")
     Path dir;
 
     @Override
     public Integer call() throws IOException {
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
-      if (!Files.isDirectory(dir)) {
-        err.println(dir + ": not a directory");
-        return 2;
-      }
+      RulesDirectory.require(dir);
       try {
         RuleSet rules = RuleSet.load(dir);
         for (Rule rule : rules.all()) {
@@ -65,11 +78,11 @@ public final class RulesCommand implements Runnable {
         out.printf(
             "%d rules valid (%d enabled, %d critical) in %s%n",
             rules.all().size(), enabled, critical, dir);
-        return 0;
+        return ExitCodes.OK;
       } catch (RuleValidationException e) {
         e.problems().forEach(err::println);
         err.printf("%d problem(s): the rule set is refused%n", e.problems().size());
-        return 1;
+        return ExitCodes.PARTIAL;
       }
     }
   }

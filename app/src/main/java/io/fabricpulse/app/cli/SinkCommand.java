@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,8 +17,10 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "sink",
     mixinStandardHelpOptions = true,
-    description = "Consumers of the derived topics.",
-    subcommands = {SinkCommand.Influx.class})
+    description = "Write the derived topics to a store: see 'sink influx'.",
+    subcommands = {SinkCommand.Influx.class},
+    footerHeading = "%nExample:%n",
+    footer = "  fabricpulse help sink influx")
 public final class SinkCommand implements Runnable {
   @Spec CommandSpec spec;
 
@@ -29,16 +32,43 @@ public final class SinkCommand implements Runnable {
   @Command(
       name = "influx",
       mixinStandardHelpOptions = true,
+      customSynopsis = {
+        "fabricpulse sink influx --influx-url=URL",
+        "    " + KafkaOptions.SYNOPSIS,
+        "    [--kafka-config=FILE] [--influx-org=ORG] [--influx-bucket=BUCKET]",
+        "    [OPTIONS...]"
+      },
       description = {
-        "Write fabric.rates and fabric.alerts to InfluxDB 2.x/3.x (or any /api/v2/write server:",
-        "QuestDB, VictoriaMetrics) until SIGTERM. Offsets are committed only after the points are",
-        "written; a store outage pauses consumption (no loss). Token from INFLUX_TOKEN."
+        "Write fabric.rates and fabric.alerts to InfluxDB until SIGTERM.",
+        "",
+        "Any /api/v2/write server works: InfluxDB 2.x/3.x, QuestDB, VictoriaMetrics.",
+        "Offsets are committed only after the points are written; a store outage",
+        "pauses consumption (no loss). The token is read from INFLUX_TOKEN, never from",
+        "the command line."
+      },
+      footerHeading = "%nExamples:%n",
+      footer = {
+        "  INFLUX_TOKEN=... fabricpulse sink influx \\",
+        "      --influx-url http://influxdb:8086 --bootstrap-servers kafka-1:9092 \\",
+        "      --schema-registry-url http://registry:8081",
+        "  fabricpulse sink influx --influx-url http://questdb:9000 \\",
+        "      --kafka-config /etc/fabricpulse/kafka.properties"
+      },
+      exitCodeListHeading = "%nExit codes:%n",
+      exitCodeList = {
+        "0:stopped by SIGTERM or Ctrl-C",
+        "1:the sink failed while running",
+        "2:a missing or bad option (e.g. --influx-url not http(s)://), unreadable --kafka-config"
       })
   static final class Influx implements Callable<Integer> {
     @Spec CommandSpec spec;
     @Mixin KafkaOptions kafka;
 
-    @Option(names = "--influx-url", required = true, description = "e.g. http://influxdb:8086")
+    @Option(
+        names = "--influx-url",
+        required = true,
+        paramLabel = "URL",
+        description = "Required: http(s)://host:port of the store.")
     String url;
 
     @Option(
@@ -66,8 +96,15 @@ public final class SinkCommand implements Runnable {
     public Integer call() throws Exception {
       Properties client = kafka.clientProperties(System.getenv());
       String token = System.getenv("INFLUX_TOKEN");
-      InfluxSinkConfig config =
-          InfluxSinkConfig.of(url, org, bucket, token == null ? new char[0] : token.toCharArray());
+      InfluxSinkConfig config;
+      try {
+        config =
+            InfluxSinkConfig.of(
+                url, org, bucket, token == null ? new char[0] : token.toCharArray());
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "bad store setting: " + e.getMessage());
+      }
       Map<String, Object> consumer = new HashMap<>();
       client.forEach((k, v) -> consumer.put(k.toString(), v));
       consumer.put("group.id", groupId);

@@ -3,6 +3,7 @@ package io.fabricpulse.app.cli;
 import io.fabricpulse.app.embedded.TopicBootstrap;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.app.run.StreamsRunner;
+import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.FabricTopology;
@@ -10,12 +11,14 @@ import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.rules.RuleValidationException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,9 +33,37 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "streams",
     mixinStandardHelpOptions = true,
+    customSynopsis = {
+      "fabricpulse streams",
+      "    " + KafkaOptions.SYNOPSIS,
+      "    [--kafka-config=FILE] [--state-dir=DIR] [--rules=DIR] [OPTIONS...]"
+    },
     description = {
       "Run the rate stage and every detector against a Kafka cluster until SIGTERM.",
-      "Creates the pipeline's topics if missing (idempotent), loads and validates the rules first."
+      "",
+      "Creates the pipeline's topics if missing (idempotent), loads and validates the",
+      "rules first. Kafka client settings, lowest first: --kafka-config file <",
+      "KAFKA_<NAME> environment (KAFKA_SASL_JAAS_CONFIG -> sasl.jaas.config) < options.",
+      "Scale out by starting more instances with the same --application-id.",
+      "",
+      "State directory, when --state-dir is not given: $STATE_DIRECTORY/streams (set",
+      "by systemd for StateDirectory=fabricpulse), else /var/lib/fabricpulse/streams",
+      "when writable (a service user, root), else",
+      "$${XDG_STATE_HOME:-~/.local/state}/fabricpulse/streams."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  fabricpulse streams --bootstrap-servers kafka-1:9092 \\",
+      "      --schema-registry-url http://registry:8081",
+      "  KAFKA_BOOTSTRAP_SERVERS=kafka-1:9092 fabricpulse streams \\",
+      "      --kafka-config /etc/fabricpulse/kafka.properties \\",
+      "      --rules /etc/fabricpulse/rules"
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:stopped by SIGTERM or Ctrl-C",
+      "1:Kafka did not answer at start, or a stream thread failed while running",
+      "2:a missing or bad option, unreadable --kafka-config, invalid rules"
     })
 public final class StreamsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -46,11 +77,14 @@ public final class StreamsCommand implements Callable<Integer> {
 
   @Option(
       names = "--state-dir",
-      defaultValue = "fabricpulse-state",
-      description = "Local state of the stores (default ${DEFAULT-VALUE}).")
+      paramLabel = "DIR",
+      description = "Local state of the stores (default: see above).")
   Path stateDir;
 
-  @Option(names = "--rules", description = "Rules directory (default: the bundled alert-rules/).")
+  @Option(
+      names = "--rules",
+      paramLabel = "DIR",
+      description = "Rules directory (default: the bundled alert-rules/).")
   Path rulesDir;
 
   @Option(
@@ -86,22 +120,44 @@ public final class StreamsCommand implements Callable<Integer> {
     Properties client = kafka.clientProperties(System.getenv());
     String registry = client.getProperty(AvroSerdeConfig.SCHEMA_REGISTRY_URL);
     FabricTopics topics = FabricTopics.defaults("", partitions);
+    if (rulesDir != null) {
+      RulesDirectory.require(rulesDir);
+    }
+    Path state = stateDir != null ? stateDir : StateDirectory.forStreams();
+    try {
+      Files.createDirectories(state);
+    } catch (IOException e) {
+      throw new CliFailure(
+          ExitCodes.USAGE, state + ": cannot create the state directory: " + IoReason.of(e));
+    }
     RuleSet rules;
     try {
-      Files.createDirectories(stateDir);
-      rules = BundledRules.load(rulesDir, stateDir);
+      rules = BundledRules.load(rulesDir, state);
     } catch (RuleValidationException e) {
       e.problems().forEach(spec.commandLine().getErr()::println);
-      return 2;
+      return ExitCodes.USAGE;
     }
+    String servers = client.getProperty("bootstrap.servers");
+    spec.commandLine().getOut().println("connecting to " + servers + " to check the topics...");
+    spec.commandLine().getOut().flush();
+    Admin admin = Admin.create(client);
+    boolean answered = false;
     int ratesPartitions;
-    try (Admin admin = Admin.create(client)) {
+    try {
       TopicBootstrap.ensure(admin, topics, replicationFactor);
       ratesPartitions = TopicBootstrap.partitionsOf(admin, topics.rates().name());
+      answered = true;
+    } catch (TimeoutException e) {
+      throw new CliFailure(
+          ExitCodes.PARTIAL,
+          servers + ": Kafka did not answer in time (is --bootstrap-servers right and reachable?)");
+    } finally {
+      // without an answer, do not wait for the pending request's own 60 s timeout
+      admin.close(answered ? Duration.ofSeconds(30) : Duration.ZERO);
     }
     Properties settings =
         StreamsSettings.base(
-            applicationId, client.getProperty("bootstrap.servers"), stateDir, guarantee);
+            applicationId, client.getProperty("bootstrap.servers"), state, guarantee);
     settings.put(StreamsSettings.RATES_PARTITIONS, Integer.toString(ratesPartitions));
     client.forEach(
         (k, v) -> {
@@ -120,13 +176,13 @@ public final class StreamsCommand implements Callable<Integer> {
       spec.commandLine()
           .getOut()
           .printf(
-              "%s RUNNING against %s with %d rules; Ctrl-C or SIGTERM stops%n",
-              applicationId, client.getProperty("bootstrap.servers"), rules.all().size());
+              "%s RUNNING against %s with %d rules, state in %s; Ctrl-C or SIGTERM stops%n",
+              applicationId, client.getProperty("bootstrap.servers"), rules.all().size(), state);
       spec.commandLine().getOut().flush();
       while (!stop.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
         if (runner.failure() != null) {
           spec.commandLine().getErr().println("stream thread failed: " + runner.failure());
-          return 1;
+          return ExitCodes.PARTIAL;
         }
       }
     } finally {

@@ -1,5 +1,6 @@
 package io.fabricpulse.app.demo;
 
+import io.fabricpulse.app.cli.ExitCodes;
 import io.fabricpulse.app.run.EmbeddedPipeline;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
@@ -223,7 +224,7 @@ public final class Demo {
       behind.forEach(b -> out.println("  still behind: " + b));
       if (!behind.isEmpty()) {
         out.println("FAILED: the pipeline did not catch up, so detection cannot be judged");
-        return 3;
+        return ExitCodes.PARTIAL;
       }
       return summarize(pipeline, fleet, watcher, faults);
     } finally {
@@ -267,11 +268,11 @@ public final class Demo {
             && (stored != 0);
     if (!flowed) {
       out.println("FAILED: data did not flow through every stage");
-      return 1;
+      return ExitCodes.PARTIAL;
     }
     if (!report.exact()) {
       out.println("FAILED: detection was not exact");
-      return 2;
+      return ExitCodes.PARTIAL;
     }
     out.println(
         report.notCovered().isEmpty()
@@ -280,7 +281,7 @@ public final class Demo {
                 + " running detectors ("
                 + report.notCovered().size()
                 + " injected fault(s) have no detector yet)");
-    return 0;
+    return ExitCodes.OK;
   }
 
   /** Rows of the port-rates table, or -1 when writing to an external InfluxDB. */

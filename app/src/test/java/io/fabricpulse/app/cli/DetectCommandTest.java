@@ -137,7 +137,7 @@ class DetectCommandTest {
     Path input = tmp.resolve("bad.jsonl");
     Files.writeString(input, "{\"type\":\"Nope\"}\nnot json\n");
     CliRun detect = CliRun.of("detect", input.toString());
-    assertEquals(0, detect.exit());
+    assertEquals(ExitCodes.USAGE, detect.exit(), "no valid record at all");
     assertTrue(detect.stderr().contains(input + ":1: type: unknown record type"), detect.stderr());
     assertTrue(detect.stderr().contains(input + ":2: not JSON"), detect.stderr());
     assertTrue(detect.stdout().isEmpty());

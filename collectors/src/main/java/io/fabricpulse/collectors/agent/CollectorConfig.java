@@ -1,5 +1,7 @@
 package io.fabricpulse.collectors.agent;
 
+import io.fabricpulse.collectors.core.IoReason;
+import io.fabricpulse.collectors.nccl.NcclLogTailer;
 import io.fabricpulse.collectors.publish.RecordPublisher;
 import java.io.IOException;
 import java.io.Reader;
@@ -24,6 +26,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -323,7 +327,13 @@ public final class CollectorConfig {
       try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
         root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(reader);
       } catch (IOException e) {
-        problems.add(file + ": cannot read: " + e.getMessage());
+        problems.add(file + ": cannot read: " + IoReason.of(e));
+        return;
+      } catch (MarkedYAMLException e) {
+        Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+        String where = mark != null ? file + ":" + (mark.getLine() + 1) : file.toString();
+        String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
+        problems.add(where + ": not valid YAML: " + problem.replace('\n', ' '));
         return;
       } catch (YAMLException e) {
         problems.add(file + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
@@ -427,12 +437,21 @@ public final class CollectorConfig {
           }
         }
       }
-      for (String key : OPTIONS.keySet()) {
-        String value = env.get(envName(key));
-        if (value != null) {
-          setText("env " + envName(key), key, value);
+      Map<String, String> keyByEnvName = new LinkedHashMap<>();
+      OPTIONS.keySet().forEach(key -> keyByEnvName.put(envName(key), key));
+      for (String name : new TreeMap<>(env).keySet()) {
+        // a typo must not be ignored: --set with the same typo is refused too
+        if (name.startsWith(ENV_PREFIX) && !keyByEnvName.containsKey(name)) {
+          problems.add("env " + name + ": unknown option (" + ENV_PREFIX + "<KEY> sets an option)");
         }
       }
+      keyByEnvName.forEach(
+          (name, key) -> {
+            String value = env.get(name);
+            if (value != null) {
+              setText("env " + name, key, value);
+            }
+          });
     }
 
     void set(String at, String key, String text) {
@@ -492,7 +511,7 @@ public final class CollectorConfig {
           case DURATION -> duration(text);
           case REGEX -> text.isEmpty() ? null : Pattern.compile(text);
           case ZONE -> ZoneId.of(text);
-          case LIST -> text.isEmpty() ? List.of() : List.of(text.split("\\s*,\\s*"));
+          case LIST -> list(text);
         };
       } catch (NumberFormatException e) {
         problems.add(at + ": " + key + ": '" + text + "' is not a whole number");
@@ -505,6 +524,15 @@ public final class CollectorConfig {
         problems.add(at + ": " + key + ": " + e.getMessage());
       }
       return null;
+    }
+
+    /** {@code a,b} or, as the file writes it, {@code [a, b]}. */
+    private static List<String> list(String text) {
+      String items =
+          text.startsWith("[") && text.endsWith("]")
+              ? text.substring(1, text.length() - 1).strip()
+              : text;
+      return items.isEmpty() ? List.of() : List.of(items.split("\\s*,\\s*"));
     }
 
     private static Boolean bool(String text) {
@@ -555,6 +583,12 @@ public final class CollectorConfig {
       String node = (String) values.get(NODE);
       if (node != null && (node.isBlank() || node.contains("/"))) {
         problems.add(origin(NODE) + ": node: must be a non-empty name without '/'");
+      }
+      for (Object glob : (List<?>) values.get(NCCL_GLOBS)) {
+        String problem = NcclLogTailer.problem(glob.toString());
+        if (problem != null) {
+          problems.add(origin(NCCL_GLOBS) + ": " + NCCL_GLOBS + ": " + problem);
+        }
       }
       if (Boolean.TRUE.equals(values.get(SourceKind.NCCL.key("enabled")))
           && ((List<?>) values.get(NCCL_GLOBS)).isEmpty()) {

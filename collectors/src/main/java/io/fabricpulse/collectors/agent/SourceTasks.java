@@ -1,5 +1,6 @@
 package io.fabricpulse.collectors.agent;
 
+import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.collectors.core.NodeFacts;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.ethtool.CommandEthtoolSource;
@@ -18,6 +19,7 @@ import io.fabricpulse.collectors.sysfs.DirectorySysfsTree;
 import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
 import io.fabricpulse.collectors.sysfs.SysfsTree;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,7 +48,10 @@ public final class SourceTasks {
     try {
       bootId = facts.bootId();
     } catch (IOException e) {
-      LOG.warn("boot id unavailable ({}); reboots will look like counter clears", e.toString());
+      LOG.warn(
+          "boot id unavailable ({}); reboots will look like counter clears",
+          (e instanceof FileSystemException fs && fs.getFile() != null ? fs.getFile() + ": " : "")
+              + IoReason.of(e));
       bootId = "unknown";
     }
     return new NodeIdentity(config.cluster(), node, bootId);

@@ -165,6 +165,21 @@ public final class NcclLogTailer implements NcclLineSource {
   }
 
   /**
+   * Why {@code pattern} cannot be followed (not a glob, not a path), or null when it can: the
+   * configuration checks every pattern before the tailer is built.
+   */
+  public static String problem(String pattern) {
+    try {
+      compile(pattern);
+      return null;
+    } catch (java.util.regex.PatternSyntaxException e) {
+      return "'" + pattern + "' is not a glob: " + e.getDescription() + " at index " + e.getIndex();
+    } catch (java.nio.file.InvalidPathException e) {
+      return "'" + pattern + "' is not a path: " + e.getReason();
+    }
+  }
+
+  /**
    * Splits a pattern into the directory before its first wildcard (walked) and a matcher for the
    * whole path. {@code %h}, {@code %p} (NCCL_DEBUG_FILE) become {@code *}; {@code %%} is {@code %}.
    */

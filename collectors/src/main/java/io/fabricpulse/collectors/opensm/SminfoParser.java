@@ -45,6 +45,28 @@ public final class SminfoParser {
     return result;
   }
 
+  /**
+   * Parses a captured file: an answer line gives SMINFO_POLL, an {@code iberror}/{@code ibwarn}
+   * line SMINFO_FAILED; a capture with neither (empty, or not sminfo output) gives no record and is
+   * reported as malformed, since nothing says sminfo ran.
+   */
+  public ParseResult<SmSweep> parseCapture(String source, String text, SampleContext context) {
+    boolean answered = text.lines().anyMatch(line -> ANSWER.matcher(line).find());
+    boolean failed =
+        text.lines().anyMatch(line -> IBERROR.matcher(line).find() || IBWARN.matcher(line).find());
+    if (answered || failed) {
+      return parse(text, context);
+    }
+    ParseResult<SmSweep> result = new ParseResult<>();
+    result.skip(
+        source,
+        0,
+        text.isBlank()
+            ? "empty sminfo capture"
+            : "no 'sminfo: sm lid ...' answer and no iberror/ibwarn line: not sminfo output");
+    return result;
+  }
+
   /** Parses text printed by a successful run (e.g. a captured file). */
   public ParseResult<SmSweep> parse(String stdout, SampleContext context) {
     return parse(SminfoOutput.ok(stdout), context);
