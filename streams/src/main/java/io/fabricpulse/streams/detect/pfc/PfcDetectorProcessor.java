@@ -29,9 +29,17 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * alerts carry their {@link StormPage} and this task's source headers, victims' FIRINGs being held
  * by {@link VictimHold}.
  *
- * <p>Progress: every {@link #PUNCTUATE_EVERY} of its stream time it also emits one {@link
- * StormPage#TICK} per cluster it serves (key cluster, null value, timestamp its stream time less 1
- * ms: every storm record before its stream time is sent, while samples of that very time may still
+ * <p>Its clock is the latest PFC sample time it has processed, not the task's stream time: the task
+ * reads all of fabric.rates, and the rate task may have written a node's sysfs records a minute
+ * ahead of its ethtool ones (it interleaves the raw topics as their fetches arrive), so stream time
+ * can run ahead of the PFC samples still to come. Judged by stream time, a storm would resolve, a
+ * victim's hold end and a progress tick promise "everything before T is sent" while the PFC samples
+ * before T were still on their way: the propagation stage then published a victim's page before the
+ * storm that opens its incident arrived.
+ *
+ * <p>Progress: every {@link #PUNCTUATE_EVERY} of stream time it also emits one {@link
+ * StormPage#TICK} per cluster it serves (key cluster, null value, timestamp its PFC clock less 1
+ * ms: every storm record before that time is sent, while samples of that very time may still
  * follow), so the propagation stage, which merges the storms of several such tasks, knows how far
  * this one has got even while it has no storm to send ({@link UpstreamWatermark}). A storm record
  * is never sent at or below the last tick's time (an out-of-order sample's alert goes out just
@@ -60,6 +68,9 @@ final class PfcDetectorProcessor
   private String source;
   private final Set<String> clusters = new TreeSet<>();
   private long lastTick = Long.MIN_VALUE;
+
+  /** The latest PFC sample time processed; {@link Long#MIN_VALUE} before the first. */
+  private long pfcClock = Long.MIN_VALUE;
 
   PfcDetectorProcessor(
       List<PauseStormCheck> stormChecks,
@@ -98,6 +109,7 @@ final class PfcDetectorProcessor
       return;
     }
     clusters.add(rates.getCluster());
+    pfcClock = Math.max(pfcClock, record.timestamp());
     Lineage lineage = Lineage.of(context);
     PfcSample sample;
     try {
@@ -120,13 +132,17 @@ final class PfcDetectorProcessor
   }
 
   private void punctuate(long streamTime) {
-    for (Checked c : checked) {
-      c.tracker().punctuate(streamTime).forEach(a -> forward(a, streamTime));
+    if (pfcClock == Long.MIN_VALUE) {
+      return; // no PFC sample yet: nothing to judge, no progress to promise
     }
-    hold.releaseDue(streamTime).forEach(this::forward);
+    long now = Math.min(pfcClock, streamTime);
+    for (Checked c : checked) {
+      c.tracker().punctuate(now).forEach(a -> forward(a, now));
+    }
+    hold.releaseDue(now).forEach(this::forward);
     // more samples of this very time may follow (other nodes of the partition): only the time
     // before it is complete
-    long complete = streamTime - 1;
+    long complete = now - 1;
     for (String cluster : clusters) {
       context.forward(new Record<>(cluster, null, complete, StormPage.TICK.headers(source)));
     }

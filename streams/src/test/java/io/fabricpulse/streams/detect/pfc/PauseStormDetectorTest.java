@@ -259,6 +259,46 @@ class PauseStormDetectorTest {
     }
   }
 
+  /**
+   * The live flake of the end-to-end test: the rate task wrote the nodes' sysfs records a minute
+   * ahead of their ethtool records (it interleaves the raw topics as their fetches arrive), so the
+   * task's stream time ran 60 s ahead of the PFC samples. Judged by stream time, gpu002's hold
+   * ended before gpu003's storm, which opens the incident, had been read, and the victim was paged.
+   * Judged by the PFC samples' own clock, the pages are those of the storm read in time order.
+   */
+  @Test
+  void sysfsRecordsAMinuteAheadOfThePfcRecordsDoNotUnfoldTheVictims(TestInfo info) {
+    String[] nodes = {"gpu001", "gpu002", "gpu003", "gpu004", "gpu005"};
+    try (PfcDriver d = driver(info)) {
+      for (int s = 0; s <= 90; s++) {
+        for (String node : nodes) {
+          d.pipe(io.fabricpulse.streams.testing.PortRates.at(node, "mlx5_0", s + 60));
+        }
+        boolean storm = s >= 1 && s < 20;
+        PfcRates origin = PfcRates.at("gpu001", NIC, s);
+        origin.txPausing(3, storm ? 0.95 : 0, storm ? 12_000 : 0).rxPaused(3, 0, 0);
+        d.pipe(origin);
+        for (int v = 1; v < nodes.length; v++) {
+          boolean paused = storm && s >= v;
+          d.pipe(
+              PfcRates.at(nodes[v], NIC, s)
+                  .rxPaused(3, paused ? 0.9 : 0, paused ? 11_000 : 0)
+                  .txPausing(3, 0, 0));
+        }
+      }
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(
+          List.of(
+              "FIRING PAUSE_STORM gpu001",
+              "FIRING PAUSE_PROPAGATION null",
+              "RESOLVED PAUSE_STORM gpu001",
+              "RESOLVED PAUSE_PROPAGATION null"),
+          pages(alerts));
+      assertEquals(at(3), alerts.get(1).getStartedAt());
+      assertEquals(at(80), alerts.get(2).getResolvedAt(), "resolved by the PFC samples' time");
+    }
+  }
+
   @Test
   void aStormOnTwoNodesBelowMinNodesPagesTheOriginAtOnceAndTheVictimAfterTheHold(TestInfo info) {
     try (PfcDriver d = driver(info)) {

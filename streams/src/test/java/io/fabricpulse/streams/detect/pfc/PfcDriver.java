@@ -85,6 +85,13 @@ final class PfcDriver implements AutoCloseable {
     rates.pipeInput(sample.key(), sample.build(), sample.time());
   }
 
+  /**
+   * A sysfs port sample in fabric.rates (which the PFC detectors must not take as PFC progress).
+   */
+  void pipe(io.fabricpulse.streams.testing.PortRates sample) {
+    rates.pipeInput(sample.key(), sample.build(), sample.time());
+  }
+
   List<Alert> readAlerts() {
     return alerts.readValuesToList();
   }
