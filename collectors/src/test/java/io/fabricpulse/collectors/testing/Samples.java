@@ -94,16 +94,32 @@ public final class Samples {
     }
   }
 
-  /** The file of a fixture under src/test/resources (for code that reads files itself). */
+  /**
+   * The file of a fixture under src/test/resources (for code that reads files itself). Another
+   * module's tests read these fixtures from the collectors test jar under {@code mvn verify}: a
+   * resource inside a jar is copied to a temporary file of the same name first.
+   */
   public static Path resourcePath(String name) {
     URL url = Samples.class.getClassLoader().getResource(strip(name));
     if (url == null) {
       throw new IllegalArgumentException("no test resource " + name);
     }
     try {
-      return Path.of(url.toURI());
+      if (!"jar".equals(url.getProtocol())) {
+        return Path.of(url.toURI());
+      }
+      Path dir = Files.createTempDirectory("fabricpulse-fixture");
+      Path file = dir.resolve(Path.of(strip(name)).getFileName().toString());
+      try (InputStream in = url.openStream()) {
+        Files.copy(in, file);
+      }
+      file.toFile().deleteOnExit();
+      dir.toFile().deleteOnExit();
+      return file;
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
