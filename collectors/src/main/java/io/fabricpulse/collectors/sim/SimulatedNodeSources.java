@@ -1,6 +1,6 @@
 package io.fabricpulse.collectors.sim;
 
-import io.fabricpulse.collectors.ethtool.EthtoolCounterMap;
+import io.fabricpulse.collectors.ethtool.EthtoolRecords;
 import io.fabricpulse.collectors.ethtool.EthtoolSource;
 import io.fabricpulse.collectors.kmsg.KernelLogSource;
 import io.fabricpulse.collectors.nccl.NcclLineSource;
@@ -105,7 +105,7 @@ public record SimulatedNodeSources(
 
     @Override
     public String driver(String netdev) {
-      return EthtoolCounterMap.MLX5_DRIVER;
+      return EthtoolRecords.MLX5_DRIVER;
     }
   }
 
