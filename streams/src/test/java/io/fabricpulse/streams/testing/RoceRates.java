@@ -110,13 +110,14 @@ public final class RoceRates {
   /** A counter that increased by {@code delta} over the interval (tag normal). */
   public RoceRates counter(String name, long delta, String unit) {
     rates.add(
-        CounterRate.newBuilder()
-            .setName(name)
-            .setValue(1_000_000_000L + delta)
-            .setDelta(delta)
-            .setPerSecond(intervalMs == null ? null : delta * 1000.0 / intervalMs)
-            .setUnit(unit)
-            .setTag(RateTag.normal)
+        PfcRates.withMeaning(
+                CounterRate.newBuilder()
+                    .setName(name)
+                    .setValue(1_000_000_000L + delta)
+                    .setDelta(delta)
+                    .setPerSecond(intervalMs == null ? null : delta * 1000.0 / intervalMs)
+                    .setUnit(unit)
+                    .setTag(RateTag.normal))
             .build());
     return this;
   }
