@@ -22,7 +22,7 @@ public final class RoceRates {
   private final RateSource source;
   private final String node;
   private final String netdev;
-  private final String device;
+  private String device;
   private final long time;
   private final long seq;
   private String bootId = "boot-1";
@@ -80,6 +80,12 @@ public final class RoceRates {
   /** Sampled every {@code seconds} (the rate stage's interval_ms); set before any counter. */
   public RoceRates every(int seconds) {
     this.intervalMs = seconds * 1000L;
+    return this;
+  }
+
+  /** The RDMA device behind the netdev, e.g. irdma0 on an Intel E810 (default from the name). */
+  public RoceRates device(String name) {
+    this.device = name;
     return this;
   }
 
