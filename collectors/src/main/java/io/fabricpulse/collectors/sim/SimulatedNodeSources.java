@@ -83,7 +83,7 @@ public record SimulatedNodeSources(
         Optional.of(log::poll));
   }
 
-  /** {@code ethtool -S} of the host's mlx5 netdevs. */
+  /** {@code ethtool -S} of the host's netdevs (mlx5, or ice on the E810 node). */
   private record Ethtool(FabricSimulator sim, String node) implements EthtoolSource {
     @Override
     public String stats(String netdev) throws IOException {
@@ -105,7 +105,12 @@ public record SimulatedNodeSources(
 
     @Override
     public String driver(String netdev) {
-      return EthtoolRecords.MLX5_DRIVER;
+      synchronized (sim) {
+        boolean known =
+            !sim.smHosts().contains(node)
+                && sim.netdevs(node).stream().anyMatch(n -> n.netdev().equals(netdev));
+        return known ? sim.netdevPort(node, netdev).ethtool.driver() : EthtoolRecords.MLX5_DRIVER;
+      }
     }
   }
 
