@@ -4,6 +4,7 @@ import static io.fabricpulse.avro.CounterKind.*;
 
 import io.fabricpulse.avro.CounterDirection;
 import io.fabricpulse.avro.CounterKind;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,7 +21,8 @@ import java.util.regex.Pattern;
  * so a name alone decides its meaning.
  *
  * <p>Each name is matched once and the answer cached (the set of names a fleet reports is small),
- * so the rate stage pays a map look-up per counter, not a regex.
+ * so the rate stage pays a map look-up per counter, not a regex. The cache memoizes a pure
+ * function of the name, so sharing it between threads and topologies changes no answer.
  */
 public final class CounterMeanings {
 
@@ -188,7 +190,7 @@ public final class CounterMeanings {
 
   @SafeVarargs
   private static List<Rule> concat(List<Rule>... lists) {
-    return java.util.Arrays.stream(lists).flatMap(List::stream).toList();
+    return Arrays.stream(lists).flatMap(List::stream).toList();
   }
 
   /**
