@@ -21,8 +21,8 @@ import java.util.regex.Pattern;
  * so a name alone decides its meaning.
  *
  * <p>Each name is matched once and the answer cached (the set of names a fleet reports is small),
- * so the rate stage pays a map look-up per counter, not a regex. The cache memoizes a pure
- * function of the name, so sharing it between threads and topologies changes no answer.
+ * so the rate stage pays a map look-up per counter, not a regex. The cache memoizes a pure function
+ * of the name, so sharing it between threads and topologies changes no answer.
  */
 public final class CounterMeanings {
 
