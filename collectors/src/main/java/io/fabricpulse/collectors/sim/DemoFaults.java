@@ -41,6 +41,10 @@ public final class DemoFaults {
    * more, each GPU fault and each job has nodes of its own. The healthy job runs on the
    * PFC_MISCONFIG and ECN_MISCONFIG nodes. Detection is checked by (kind, node, subject).
    *
+   * <p>On an InfiniBand fleet the PFC_MISCONFIG node is {@link FabricSimulator#E810_NODE}, whose
+   * storage NIC is an Intel E810: that fault is seen through ice's XOFF counters ({@code
+   * tx/rx_priority_0_xoff.nic}), so the demo's exact detection covers a second NIC vendor.
+   *
    * @throws IllegalArgumentException with fewer than {@link #MIN_NODES} nodes or a window shorter
    *     than {@link #MIN_WINDOW}
    */
@@ -66,8 +70,14 @@ public final class DemoFaults {
     scheduled.add(
         sim.pfcPauseStorm(
             nodes.get(6), netdev, at(from, window, 0.30), stormLength, nodes.get(7), nodes.get(8)));
+    // each node's own first netdev: gpu010's is the E810's ens9f0 on an InfiniBand fleet
     scheduled.add(
-        sim.pfcMisconfig(nodes.get(9), netdev, 0, at(from, window, 0.35), part(window, 0.2)));
+        sim.pfcMisconfig(
+            nodes.get(9),
+            firstNetdev(sim, nodes.get(9)),
+            0,
+            at(from, window, 0.35),
+            part(window, 0.2)));
     scheduled.add(
         sim.ecnMisconfig(nodes.get(10), netdev, at(from, window, 0.40), part(window, 0.2)));
     scheduled.add(
@@ -92,6 +102,10 @@ public final class DemoFaults {
         sim.ncclSocketFallback("job-socket-fallback", socketJobNodes, at(from, window, 0.35)));
     sim.ncclJob("job-healthy", List.of(nodes.get(9), nodes.get(10)), at(from, window, 0.05));
     return scheduled;
+  }
+
+  private static String firstNetdev(FabricSimulator sim, String node) {
+    return sim.netdevs(node).get(0).netdev();
   }
 
   private static Duration max(Duration a, Duration b) {

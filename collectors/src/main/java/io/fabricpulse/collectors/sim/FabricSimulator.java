@@ -37,6 +37,16 @@ public final class FabricSimulator {
 
   public static final Duration FLAP_UP = Duration.ofSeconds(34);
 
+  /**
+   * The node of an InfiniBand fleet (from 10 nodes on) whose storage NIC is an Intel E810 (ice
+   * netdev {@link #E810_NETDEV}, irdma RDMA device {@link #E810_DEVICE}) instead of a ConnectX: its
+   * ethtool and hw_counters names are Intel's, so the demo exercises detection on a second vendor.
+   */
+  public static final String E810_NODE = "gpu010";
+
+  public static final String E810_NETDEV = "ens9f0";
+  public static final String E810_DEVICE = "irdma0";
+
   /** The rate text of the 100 GbE RoCE storage NIC of InfiniBand nodes (sysfs rate). */
   public static final String STORAGE_RATE = "100 Gb/sec (4X EDR)";
 
@@ -106,14 +116,28 @@ public final class FabricSimulator {
         // ibstat.47.0.all.active.0).
         // It is the one netdev with ethtool PFC/ECN counters on such a node.
         int h = config.hcasPerNode();
-        SimulatedPort storage =
-            new SimulatedPort(
-                "mlx5_" + h, 1, "ens" + (h + 1) + "f0np0", STORAGE_RATE, true, seeds.nextLong());
-        node.addPort(storage, "MT4125", "22.39.1002", LinkLayer.ROCE.sysfsText());
+        if (name.equals(E810_NODE)) {
+          SimulatedPort storage =
+              new SimulatedPort(
+                  E810_DEVICE,
+                  1,
+                  E810_NETDEV,
+                  STORAGE_RATE,
+                  true,
+                  SimulatedPort.Nic.E810,
+                  seeds.nextLong());
+          // hca_type and fw_ver are illustrative; no collector reads them.
+          node.addPort(storage, "E810", "4.40", LinkLayer.ROCE.sysfsText());
+        } else {
+          SimulatedPort storage =
+              new SimulatedPort(
+                  "mlx5_" + h, 1, "ens" + (h + 1) + "f0np0", STORAGE_RATE, true, seeds.nextLong());
+          node.addPort(storage, "MT4125", "22.39.1002", LinkLayer.ROCE.sysfsText());
+        }
       }
       for (SimulatedPort port : node.ports) {
         if (port.netdev != null) {
-          port.ethtool = new SimulatedEthtool(port.netdev, seeds.nextLong());
+          port.ethtool = new SimulatedEthtool(port.netdev, port.nic, seeds.nextLong());
         }
       }
       nodes.put(name, node);
@@ -146,7 +170,8 @@ public final class FabricSimulator {
 
   /**
    * The node's netdevs with ethtool counters, each with its RDMA device: ens1np0 .. ens8np0 on RoCE
-   * nodes, the storage NIC ens9f0np0 (mlx5_8) on InfiniBand nodes.
+   * nodes, the storage NIC ens9f0np0 (mlx5_8) on InfiniBand nodes, the E810's ens9f0 (irdma0) on
+   * {@link #E810_NODE} of an InfiniBand fleet.
    */
   public List<SimulatedNetdev> netdevs(String node) {
     return node(node).ports.stream()

@@ -1,5 +1,6 @@
 package io.fabricpulse.collectors.sim;
 
+import io.fabricpulse.collectors.ethtool.EthtoolRecords;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,6 +18,12 @@ import java.util.TreeSet;
  *
  * <p>Priority 3 is the lossless RDMA priority (PFC on, ECN marking on); priority 0 carries the
  * little TCP traffic of the node. All counters are 64-bit ({@code MLX5E_READ_CTR64_BE}).
+ *
+ * <p>An Intel E810 netdev (driver ice) prints ice's names instead (drivers/net/ethernet/intel/ice/
+ * ice_ethtool.c; Intel's 800 Series flow control guide): port counters with a {@code .nic} suffix,
+ * {@code rx/tx_priority_N_xon.nic} and {@code _xoff.nic} for all 8 priorities, {@code
+ * link_xon/xoff_rx/tx.nic}, the port's receive drops {@code rx_dropped.nic}. ice counts pause
+ * frames only: it has no pause duration, no stall-detect and no per-priority discard counters.
  */
 final class SimulatedEthtool {
   /** The lossless priority RDMA runs on (the usual RoCE deployment: DSCP 26 -> prio 3). */
@@ -28,6 +35,7 @@ final class SimulatedEthtool {
   private static final long MICROS_PER_SECOND = 1_000_000;
 
   final String netdev;
+  private final SimulatedPort.Nic nic;
   private final SplittableRandom random;
   private final TreeSet<Integer> pfcPriorities = new TreeSet<>(List.of(LOSSLESS_PRIORITY));
   private final Map<String, Long> counters = new HashMap<>();
@@ -45,8 +53,18 @@ final class SimulatedEthtool {
   }
 
   SimulatedEthtool(String netdev, long seed) {
+    this(netdev, SimulatedPort.Nic.CONNECTX, seed);
+  }
+
+  SimulatedEthtool(String netdev, SimulatedPort.Nic nic, long seed) {
     this.netdev = netdev;
+    this.nic = nic;
     this.random = new SplittableRandom(seed);
+  }
+
+  /** The kernel driver ethtool -i reports for this netdev. */
+  String driver() {
+    return nic == SimulatedPort.Nic.E810 ? EthtoolRecords.ICE_DRIVER : EthtoolRecords.MLX5_DRIVER;
   }
 
   /** PFC is (mis)configured on this priority too, so the driver creates its pause counters. */
@@ -61,6 +79,10 @@ final class SimulatedEthtool {
 
   /** Accounts one second of the port's traffic (taken from the RDMA port's last second). */
   void second(SimulatedPort port, Second s) {
+    if (nic == SimulatedPort.Nic.E810) {
+      iceSecond(port, s);
+      return;
+    }
     if (s.linkWentDown) {
       add("link_down_events_phy", 1);
     }
@@ -90,6 +112,44 @@ final class SimulatedEthtool {
       add("rx_discards_phy", drops);
       add("rx_prio3_discards", drops);
     }
+  }
+
+  /**
+   * One second of an E810: port traffic, XOFF/XON frames (healthy: a few short pauses on the
+   * lossless priority, each ended by an XON; misconfigured priorities: thousands of XOFF frames),
+   * and receive drops when the lossless priority drops.
+   */
+  private void iceSecond(SimulatedPort port, Second s) {
+    add("rx_bytes.nic", port.lastRxBytes);
+    add("tx_bytes.nic", port.lastTxBytes);
+    add("rx_unicast.nic", port.lastRxPackets);
+    add("tx_unicast.nic", port.lastTxPackets);
+    if (!s.up) {
+      return;
+    }
+    long rxXoff = random.nextInt(30);
+    long txXoff = random.nextInt(20);
+    if (s.stormVictim) {
+      rxXoff = 40_000 + random.nextInt(10_000);
+    }
+    if (s.stormOrigin) {
+      txXoff = 60_000 + random.nextInt(20_000);
+    }
+    icePause(LOSSLESS_PRIORITY, rxXoff, txXoff);
+    for (int prio : s.misconfiguredPause) {
+      icePause(prio, 2_000 + random.nextInt(1_000), random.nextInt(5));
+    }
+    if (s.losslessDrop) {
+      add("rx_dropped.nic", 200 + random.nextInt(300));
+    }
+  }
+
+  /** XOFF frames on one priority, each pause ended by an XON (our reading of the guide). */
+  private void icePause(int prio, long rxXoff, long txXoff) {
+    add("rx_priority_" + prio + "_xoff.nic", rxXoff);
+    add("rx_priority_" + prio + "_xon.nic", rxXoff);
+    add("tx_priority_" + prio + "_xoff.nic", txXoff);
+    add("tx_priority_" + prio + "_xon.nic", txXoff);
   }
 
   private void traffic(int prio, long rxBytes, long txBytes, int frameBytes) {
@@ -170,6 +230,9 @@ final class SimulatedEthtool {
   }
 
   private List<String> names() {
+    if (nic == SimulatedPort.Nic.E810) {
+      return iceNames();
+    }
     List<String> names = new ArrayList<>();
     names.addAll(List.of("rx_packets", "rx_bytes", "tx_packets", "tx_bytes"));
     names.add("rx_out_of_buffer");
@@ -212,6 +275,29 @@ final class SimulatedEthtool {
     for (int prio = 0; prio < 8; prio++) {
       names.add("rx_prio" + prio + "_cong_discard");
       names.add("rx_prio" + prio + "_marked");
+    }
+    return names;
+  }
+
+  /** ice's order: port (.nic) statistics, link flow control, then the 8 priorities. */
+  private static List<String> iceNames() {
+    List<String> names =
+        new ArrayList<>(
+            List.of(
+                "rx_unicast.nic",
+                "tx_unicast.nic",
+                "rx_bytes.nic",
+                "tx_bytes.nic",
+                "link_xon_rx.nic",
+                "link_xoff_rx.nic",
+                "link_xon_tx.nic",
+                "link_xoff_tx.nic",
+                "rx_dropped.nic"));
+    for (String dir : List.of("tx", "rx")) {
+      for (int prio = 0; prio < 8; prio++) {
+        names.add(dir + "_priority_" + prio + "_xon.nic");
+        names.add(dir + "_priority_" + prio + "_xoff.nic");
+      }
     }
     return names;
   }

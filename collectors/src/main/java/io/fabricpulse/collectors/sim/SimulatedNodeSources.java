@@ -1,6 +1,6 @@
 package io.fabricpulse.collectors.sim;
 
-import io.fabricpulse.collectors.ethtool.EthtoolCounterMap;
+import io.fabricpulse.collectors.ethtool.EthtoolRecords;
 import io.fabricpulse.collectors.ethtool.EthtoolSource;
 import io.fabricpulse.collectors.kmsg.KernelLogSource;
 import io.fabricpulse.collectors.nccl.NcclLineSource;
@@ -83,7 +83,7 @@ public record SimulatedNodeSources(
         Optional.of(log::poll));
   }
 
-  /** {@code ethtool -S} of the host's mlx5 netdevs. */
+  /** {@code ethtool -S} of the host's netdevs (mlx5, or ice on the E810 node). */
   private record Ethtool(FabricSimulator sim, String node) implements EthtoolSource {
     @Override
     public String stats(String netdev) throws IOException {
@@ -105,7 +105,12 @@ public record SimulatedNodeSources(
 
     @Override
     public String driver(String netdev) {
-      return EthtoolCounterMap.MLX5_DRIVER;
+      synchronized (sim) {
+        boolean known =
+            !sim.smHosts().contains(node)
+                && sim.netdevs(node).stream().anyMatch(n -> n.netdev().equals(netdev));
+        return known ? sim.netdevPort(node, netdev).ethtool.driver() : EthtoolRecords.MLX5_DRIVER;
+      }
     }
   }
 

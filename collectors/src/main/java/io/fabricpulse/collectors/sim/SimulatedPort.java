@@ -71,6 +71,22 @@ final class SimulatedPort {
   static final List<String> CC_COUNTERS =
       List.of("np_cnp_sent", "np_ecn_marked_roce_packets", "rp_cnp_handled", "rp_cnp_ignored");
 
+  /**
+   * Intel irdma's names of the same congestion counters (drivers/infiniband/hw/irdma/verbs.c
+   * irdma_hw_stat_names), in the order of {@link #CC_COUNTERS}: CNPs sent, ECN-marked packets, CNPs
+   * handled, CNPs ignored. The driver accumulates them into 64-bit values.
+   */
+  static final List<String> IRDMA_CC_COUNTERS =
+      List.of("cnpSent", "RxECNMrkd", "cnpHandled", "cnpIgnored");
+
+  /** Which NIC the port is: its driver decides the counter names. */
+  enum Nic {
+    /** NVIDIA ConnectX (mlx5_core / mlx5_ib). */
+    CONNECTX,
+    /** Intel E810 (ice netdev, irdma RDMA device). */
+    E810
+  }
+
   static final int IB_MTU_BYTES = 4096;
   static final int ROCE_PAYLOAD_BYTES = 4096; // RoCE path MTU 4096 inside the 9000-byte netdev MTU
 
@@ -79,6 +95,7 @@ final class SimulatedPort {
   final String netdev;
   final String nominalRate;
   final boolean roce;
+  final Nic nic;
   final SplittableRandom random;
   final double txUtilization;
   final double rxUtilization;
@@ -104,7 +121,19 @@ final class SimulatedPort {
 
   SimulatedPort(
       String device, int port, String netdev, String nominalRate, boolean roce, long seed) {
+    this(device, port, netdev, nominalRate, roce, Nic.CONNECTX, seed);
+  }
+
+  SimulatedPort(
+      String device,
+      int port,
+      String netdev,
+      String nominalRate,
+      boolean roce,
+      Nic nic,
+      long seed) {
     this.device = device;
+    this.nic = nic;
     this.port = port;
     this.netdev = netdev;
     this.nominalRate = nominalRate;
@@ -123,8 +152,15 @@ final class SimulatedPort {
     pma.put("unicast_xmit_packets", pma.get("port_xmit_packets"));
     pma.put("unicast_rcv_packets", pma.get("port_rcv_packets"));
     pma.put("port_xmit_wait", random.nextLong(1L << 28));
-    hw.put("rx_write_requests", random.nextLong(1L << 32));
-    hw.put("rx_read_requests", random.nextLong(1L << 32));
+    if (nic == Nic.CONNECTX) {
+      hw.put("rx_write_requests", random.nextLong(1L << 32));
+      hw.put("rx_read_requests", random.nextLong(1L << 32));
+    }
+  }
+
+  /** This NIC's name of the mlx5 congestion counter {@code mlx5Name} (one of CC_COUNTERS). */
+  String ccName(String mlx5Name) {
+    return nic == Nic.E810 ? IRDMA_CC_COUNTERS.get(CC_COUNTERS.indexOf(mlx5Name)) : mlx5Name;
   }
 
   /** Every counter back to zero, as after a reboot. */
@@ -133,12 +169,14 @@ final class SimulatedPort {
     if (ethtool != null) {
       ethtool.reset();
     }
-    for (String name : Q_COUNTERS) {
-      hw.put(name, 0L);
+    if (nic == Nic.CONNECTX) {
+      for (String name : Q_COUNTERS) {
+        hw.put(name, 0L);
+      }
     }
     if (roce) {
       for (String name : CC_COUNTERS) {
-        hw.put(name, 0L);
+        hw.put(ccName(name), 0L);
       }
     }
   }
@@ -160,9 +198,12 @@ final class SimulatedPort {
     pma.put(name, sum);
   }
 
-  /** Adds to an hw counter; 32-bit ones are rendered modulo 2^32, so they wrap. */
+  /**
+   * Adds to an hw counter; 32-bit ones are rendered modulo 2^32, so they wrap. A counter this NIC
+   * does not have (the mlx5 q counters on an E810) stays absent.
+   */
   void addHw(String name, long delta) {
-    hw.put(name, hw.get(name) + delta);
+    hw.computeIfPresent(name, (n, v) -> v + delta);
   }
 
   /** Nothing moved this second (port down). */
@@ -224,10 +265,11 @@ final class SimulatedPort {
       // handles the CNPs its peers send, unless DCQCN is off and it ignores them [NE-ib].
       long marked = random.nextLong(2_000);
       lastEcnMarked = marked;
-      addHw("np_ecn_marked_roce_packets", marked);
-      addHw("np_cnp_sent", marked);
+      addHw(ccName("np_ecn_marked_roce_packets"), marked);
+      addHw(ccName("np_cnp_sent"), marked);
       long cnps = random.nextLong(2_000);
-      addHw(cnpIgnored ? "rp_cnp_ignored" : "rp_cnp_handled", cnpIgnored ? cnps + 500 : cnps);
+      addHw(
+          ccName(cnpIgnored ? "rp_cnp_ignored" : "rp_cnp_handled"), cnpIgnored ? cnps + 500 : cnps);
     }
   }
 

@@ -122,6 +122,45 @@ class SimulatedEthtoolTest {
     assertEquals(0, s.ecn("rp_cnp_ignored"));
   }
 
+  /**
+   * gpu010 of an InfiniBand fleet has an Intel E810 storage NIC: ice's {@code ethtool -S} names and
+   * irdma's hw_counters names, read by the real collector, which reports driver ice; a
+   * PFC_MISCONFIG on priority 0 shows as XOFF frames on priority 0, a LOSSLESS_DROP as
+   * rx_dropped.nic, an ECN_MISCONFIG as cnpIgnored.
+   */
+  @Test
+  void theE810NodeSpeaksIceAndIrdmaNames() throws IOException {
+    FabricSimulator sim = FabricSimulatorTest.sim(10, 23);
+    String node = FabricSimulator.E810_NODE;
+    String netdev = FabricSimulator.E810_NETDEV;
+    assertEquals(
+        List.of(new SimulatedNetdev(netdev, FabricSimulator.E810_DEVICE, 1)), sim.netdevs(node));
+    sim.pfcMisconfig(node, netdev, 0, T0.plusSeconds(10), Duration.ofSeconds(5));
+    sim.losslessDrop(node, netdev, T0.plusSeconds(10), Duration.ofSeconds(5));
+    sim.ecnMisconfig(node, netdev, T0.plusSeconds(10), Duration.ofSeconds(5));
+    EthtoolSample before = at(sim, 5, node, netdev);
+    String text = sim.sources(node).ethtool().stats(netdev);
+    assertTrue(text.startsWith("NIC statistics:\n     rx_unicast.nic: "), text);
+    assertTrue(text.contains("\n     tx_priority_3_xoff.nic: "), text);
+    assertFalse(text.contains("rx_prio3_pause"), text);
+    assertEquals("ice", sim.sources(node).ethtool().driver(netdev));
+    assertEquals("ice", before.pfc().getDriver());
+    assertEquals(FabricSimulator.E810_DEVICE, before.pfc().getDevice());
+    assertTrue(before.pfc("rx_priority_3_xoff.nic") > 0, "healthy pauses on the lossless prio");
+    assertEquals(0, before.pfc("tx_priority_0_xoff.nic") + before.pfc("rx_priority_0_xoff.nic"));
+    assertEquals(0, before.pfc("rx_dropped.nic"));
+    assertEquals(0, before.ecn("cnpIgnored"));
+    assertTrue(before.ecn("cnpHandled") > 0);
+    assertEquals(before.ecn("cnpSent"), before.ecn("RxECNMrkd"));
+
+    EthtoolSample during = at(sim, 12, node, netdev);
+    assertTrue(during.pfc("rx_priority_0_xoff.nic") >= 2_000, "PFC misconfigured on prio 0");
+    assertTrue(during.pfc("rx_dropped.nic") > 0, "lossless priority dropping");
+    assertTrue(during.ecn("cnpIgnored") > 0, "DCQCN off");
+    // the ConnectX nodes keep mlx5 names
+    assertEquals("mlx5_core", sim.sources("gpu009").ethtool().driver(STORAGE));
+  }
+
   @Test
   void pauseStormFromOneNicSpreadsToItsVictims() {
     FabricSimulator sim = FabricSimulatorTest.sim(4, 22);

@@ -1,18 +1,20 @@
 package io.fabricpulse.sinks.influx;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.CounterDirection;
+import io.fabricpulse.avro.CounterKind;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -48,8 +50,13 @@ import java.util.regex.Pattern;
  *       <td>per_second of port_rcv_data, port_xmit_data (already x4 by the rate stage)</td></tr>
  *   <tr><td>{@code pause_ratio_prio<N>}, {@code pause_ratio_global}</td><td>double</td>
  *       <td>fraction of time paused (0..1)</td>
- *       <td>per_second of rx_prio&lt;N&gt;_pause_duration / rx_global_pause_duration (&micro;s/s)
- *       divided by 1e6</td></tr>
+ *       <td>per_second of the rx counter of kind PFC_PAUSE_DURATION on priority N /
+ *       GLOBAL_PAUSE_DURATION (&micro;s/s) divided by 1e6, whatever the driver's name</td></tr>
+ *   <tr><td>{@code pause_frames_<rx|tx>_prio<N>_per_s}</td><td>double</td><td>frames/s</td>
+ *       <td>per_second of the counter of kind PFC_PAUSE (mlx5 pause, ice XOFF frames)</td></tr>
+ *   <tr><td>{@code ecn_marked_per_s}, {@code cnp_sent_per_s}, {@code cnp_handled_per_s},
+ *       {@code cnp_ignored_per_s}</td><td>double</td><td>packets/s</td>
+ *       <td>per_second of the counter of that kind (mlx5 np_/rp_ or irdma names)</td></tr>
  *   <tr><td>{@code rate_gbps}</td><td>double</td><td>Gb/s</td><td>link speed</td></tr>
  *   <tr><td>{@code state_active}</td><td>long</td><td>1 = ACTIVE, 0 = other</td>
  *       <td>logical port state</td></tr>
@@ -98,6 +105,7 @@ public final class InfluxSchema {
   public static final String RX_BYTES_PER_S = "rx_bytes_per_s";
   public static final String TX_BYTES_PER_S = "tx_bytes_per_s";
   public static final String PAUSE_RATIO_PREFIX = "pause_ratio_";
+  public static final String PAUSE_FRAMES_PREFIX = "pause_frames_";
   public static final String RATE_GBPS = "rate_gbps";
   public static final String STATE_ACTIVE = "state_active";
   public static final String NETDEV_MTU = "netdev_mtu";
@@ -113,8 +121,6 @@ public final class InfluxSchema {
   private static final Set<RateTag> NO_RATE =
       EnumSet.of(RateTag.saturated, RateTag.first, RateTag.unavailable);
 
-  private static final Pattern PAUSE_DURATION =
-      Pattern.compile("rx_(prio[0-7]|global)_pause_duration");
   private static final Pattern NOT_A_NAME_CHAR = Pattern.compile("[^A-Za-z0-9_]");
   private static final Pattern STATE_NUMBER_PREFIX = Pattern.compile("^\\d+:\\s*");
 
@@ -170,7 +176,7 @@ public final class InfluxSchema {
       String name = fieldName(rate.getName());
       if (rate.getPerSecond() != null) {
         fields.put(name + PER_SECOND_SUFFIX, rate.getPerSecond());
-        putDerived(fields, rate.getName(), rate.getPerSecond());
+        putDerived(fields, rate, rate.getPerSecond());
       }
       if (rate.getDelta() != null) {
         fields.put(name + DELTA_SUFFIX, rate.getDelta());
@@ -233,17 +239,49 @@ public final class InfluxSchema {
     return new SinkPoint(ALERTS, tags, fields, time);
   }
 
-  private static void putDerived(Map<String, Object> fields, String counter, double perSecond) {
+  /**
+   * Fields named by the counter's typed meaning (kind, direction, priority from the rate stage), so
+   * every driver's counters land in the same series: mlx5 {@code rx_prio3_pause_duration} and
+   * legacy {@code prio3_rx_pause_duration} both give {@code pause_ratio_prio3}; mlx5 {@code
+   * rx_prio3_pause} and ice {@code rx_priority_3_xoff.nic} both give {@code
+   * pause_frames_rx_prio3_per_s}; mlx5 {@code rp_cnp_ignored} and irdma {@code cnpIgnored} both
+   * give {@code cnp_ignored_per_s}.
+   */
+  private static void putDerived(Map<String, Object> fields, CounterRate rate, double perSecond) {
     // The rate stage already turned octets/4 into bytes [PQ], so these are plain copies.
+    String counter = rate.getName();
     if (counter.equals("port_rcv_data")) {
       fields.put(RX_BYTES_PER_S, perSecond);
     } else if (counter.equals("port_xmit_data")) {
       fields.put(TX_BYTES_PER_S, perSecond);
     }
-    Matcher pause = PAUSE_DURATION.matcher(counter);
-    if (pause.matches()) {
+    CounterKind kind = rate.getKind();
+    if (kind == null) {
+      return;
+    }
+    boolean rx = rate.getDirection() == CounterDirection.RX;
+    Integer prio = rate.getPriority();
+    switch (kind) {
       // Not clamped to 1: a ratio slightly above 1 shows sampling jitter and is kept as measured.
-      fields.put(PAUSE_RATIO_PREFIX + pause.group(1), perSecond / MICROS_PER_SECOND);
+      case PFC_PAUSE_DURATION -> {
+        if (rx && prio != null) {
+          fields.put(PAUSE_RATIO_PREFIX + "prio" + prio, perSecond / MICROS_PER_SECOND);
+        }
+      }
+      case GLOBAL_PAUSE_DURATION -> {
+        if (rx) {
+          fields.put(PAUSE_RATIO_PREFIX + "global", perSecond / MICROS_PER_SECOND);
+        }
+      }
+      case PFC_PAUSE -> {
+        if (prio != null && rate.getDirection() != null) {
+          String dir = rate.getDirection().name().toLowerCase(Locale.ROOT);
+          fields.put(PAUSE_FRAMES_PREFIX + dir + "_prio" + prio + PER_SECOND_SUFFIX, perSecond);
+        }
+      }
+      case ECN_MARKED, CNP_SENT, CNP_HANDLED, CNP_IGNORED ->
+          fields.put(kind.name().toLowerCase(Locale.ROOT) + PER_SECOND_SUFFIX, perSecond);
+      default -> {}
     }
   }
 

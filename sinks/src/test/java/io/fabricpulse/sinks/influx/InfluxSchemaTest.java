@@ -111,6 +111,37 @@ class InfluxSchemaTest {
   }
 
   @Test
+  void legacyMlx5IceAndIrdmaCountersGiveTheSameSeriesAsModernMlx5() {
+    CounterRates legacy =
+        Rates.pfc("c1", "gpu050", T)
+            .normal("prio3_rx_pause_duration", 5_000_000L, 900_000L, "microseconds")
+            .normal("prio3_rx_pause", 41_927L, 1_200L, "packets")
+            .build();
+    CounterRates ice =
+        Rates.pfc("c1", "gpu060", T)
+            .normal("rx_priority_3_xoff.nic", 52_211L, 1_200L, "packets")
+            .normal("tx_priority_3_xoff.nic", 52_211L, 30L, "packets")
+            .build();
+    CounterRates irdma =
+        Rates.pfc("c1", "gpu060", T)
+            .normal("cnpIgnored", 10L, 4L, "packets")
+            .normal("RxECNMrkd", 10_000L, 900L, "packets")
+            .build();
+
+    Map<String, Object> legacyFields = InfluxSchema.ratesPoint(legacy).orElseThrow().fields();
+    assertEquals(0.9, (Double) legacyFields.get("pause_ratio_prio3"), 1e-12);
+    assertEquals(1200.0, legacyFields.get("pause_frames_rx_prio3_per_s"));
+    Map<String, Object> iceFields = InfluxSchema.ratesPoint(ice).orElseThrow().fields();
+    assertEquals(1200.0, iceFields.get("pause_frames_rx_prio3_per_s"));
+    assertEquals(30.0, iceFields.get("pause_frames_tx_prio3_per_s"));
+    // ice has no pause-duration counter: no ratio rather than one made up from frames
+    assertFalse(iceFields.containsKey("pause_ratio_prio3"));
+    Map<String, Object> irdmaFields = InfluxSchema.ratesPoint(irdma).orElseThrow().fields();
+    assertEquals(4.0, irdmaFields.get("cnp_ignored_per_s"));
+    assertEquals(900.0, irdmaFields.get("ecn_marked_per_s"));
+  }
+
+  @Test
   void recordWithNothingWritableGivesNoPoint() {
     CounterRates rates =
         Rates.pfc("c1", "n", T)

@@ -4,6 +4,7 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
+import io.fabricpulse.schemas.counters.CounterMeanings;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,15 +64,19 @@ final class Rates {
   }
 
   Rates counter(String name, Long value, Long delta, Double perSecond, String unit, RateTag tag) {
-    rates.add(
+    CounterRate.Builder rate =
         CounterRate.newBuilder()
             .setName(name)
             .setValue(value)
             .setDelta(delta)
             .setPerSecond(perSecond)
             .setUnit(unit)
-            .setTag(tag)
-            .build());
+            .setTag(tag);
+    // the meaning the rate stage attaches, from the same classifier
+    CounterMeanings.of(name)
+        .ifPresent(
+            m -> rate.setKind(m.kind()).setDirection(m.direction()).setPriority(m.priority()));
+    rates.add(rate.build());
     return this;
   }
 

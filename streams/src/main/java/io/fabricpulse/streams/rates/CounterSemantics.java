@@ -2,7 +2,10 @@ package io.fabricpulse.streams.rates;
 
 import io.fabricpulse.avro.CounterGroup;
 import io.fabricpulse.avro.RateTag;
+import io.fabricpulse.schemas.counters.CounterMeaning;
+import io.fabricpulse.schemas.counters.CounterMeanings;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -72,7 +75,7 @@ public final class CounterSemantics {
    * @param current the reading of this sample
    */
   public CounterDelta derive(CounterId counter, CounterReading previous, CounterReading current) {
-    String unit = unitOf(counter.name());
+    String unit = unitOf(counter);
     Long value = current.value();
     if (value == null) {
       return new CounterDelta(null, null, unit, RateTag.unavailable);
@@ -121,7 +124,28 @@ public final class CounterSemantics {
   }
 
   /**
-   * Unit of a counter's delta. Data counters are bytes (octets/4 x 4 [PQ]); *_pause_duration is
+   * The meaning of an ethtool or hw_counters counter ({@link CounterMeanings}, the one classifier
+   * of vendor names); empty for the IB PMA counters and for names no table knows.
+   */
+  public static Optional<CounterMeaning> meaningOf(CounterId counter) {
+    if (counter.group() == CounterGroup.ETHTOOL || counter.group() == CounterGroup.HW_COUNTERS) {
+      return CounterMeanings.of(counter.name());
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Unit of a counter's delta: from its kind when {@link #meaningOf} knows it (pause durations are
+   * microseconds whatever the driver calls them), otherwise from the name ({@link
+   * #unitOf(String)}).
+   */
+  public static String unitOf(CounterId counter) {
+    return meaningOf(counter).map(CounterMeaning::unit).orElseGet(() -> unitOf(counter.name()));
+  }
+
+  /**
+   * Unit of a counter's delta by name, for the counters without a classified meaning (IB PMA and
+   * the rest of hw_counters). Data counters are bytes (octets/4 x 4 [PQ]); *_pause_duration is
    * microseconds [K-ethdoc]; port_xmit_wait counts ticks [K-sysfs]; packet counters and pause
    * frames are packets; everything else counts events.
    */

@@ -5,6 +5,7 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.schemas.counters.CounterMeaning;
 import io.fabricpulse.schemas.registry.SchemaRegistryException;
 import io.fabricpulse.streams.LineageHeaders;
 import java.nio.ByteBuffer;
@@ -34,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * stopping the stream thread (docs/design.md section 8). The one exception is a schema registry
  * that cannot be reached: that failure is rethrown, so Streams retries rather than dead-letters
  * records that are fine.
+ *
+ * <p>Each counter rate carries the counter's typed meaning (kind, direction, priority) from {@link
+ * CounterSemantics#meaningOf}, so no reader of fabric.rates matches vendor names.
  *
  * <p>Every rates record carries {@link LineageHeaders} naming the raw record it came from.
  *
@@ -219,9 +223,13 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
       CounterReading previous = last == null ? null : last.reading(counter.getName());
       CounterReading current = new CounterReading(counter.getValue(), time, sample.bootId());
       CounterDelta delta = semantics.derive(id, previous, current);
+      CounterMeaning meaning = CounterSemantics.meaningOf(id).orElse(null);
       rates.add(
           CounterRate.newBuilder()
               .setName(counter.getName())
+              .setKind(meaning == null ? null : meaning.kind())
+              .setDirection(meaning == null ? null : meaning.direction())
+              .setPriority(meaning == null ? null : meaning.priority())
               .setValue(counter.getValue())
               .setDelta(delta.delta())
               .setPerSecond(delta.perSecond())

@@ -99,7 +99,8 @@ class CounterSemanticsTest {
             counter("out_of_buffer", CounterGroup.HW_COUNTERS, 32),
             at(4_294_967_000L, T0),
             at(4_294_967_295L, T0 + 1000));
-    assertEquals(new CounterDelta(295L, 295.0, "events", RateTag.normal), d);
+    // out_of_buffer counts dropped packets: its unit comes from its kind (OUT_OF_BUFFER)
+    assertEquals(new CounterDelta(295L, 295.0, "packets", RateTag.normal), d);
   }
 
   @Test
@@ -138,7 +139,7 @@ class CounterSemanticsTest {
     CounterDelta d =
         semantics.derive(
             counter("np_cnp_sent", CounterGroup.HW_COUNTERS, 64), at(9_000, T0), at(40, T0 + 2000));
-    assertEquals(new CounterDelta(40L, 20.0, "events", RateTag.clear), d);
+    assertEquals(new CounterDelta(40L, 20.0, "packets", RateTag.clear), d);
   }
 
   @Test
@@ -279,6 +280,19 @@ class CounterSemanticsTest {
   void unitsAndScale(String name, String unit, long scale) {
     assertEquals(unit, CounterSemantics.unitOf(name));
     assertEquals(scale, CounterSemantics.scaleOf(name));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "prio3_rx_pause_duration, ETHTOOL, microseconds",
+    "tx_priority_3_xoff.nic, ETHTOOL, packets",
+    "prio0_rx_octets, ETHTOOL, bytes",
+    "cnpIgnored, HW_COUNTERS, packets",
+    "rx_dropped.nic, ETHTOOL, packets",
+    "symbol_error, COUNTERS, events"
+  })
+  void unitOfAClassifiedCounterComesFromItsKind(String name, CounterGroup group, String unit) {
+    assertEquals(unit, CounterSemantics.unitOf(counter(name, group, 64)));
   }
 
   @Test

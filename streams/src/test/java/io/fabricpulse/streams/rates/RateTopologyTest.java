@@ -14,7 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabricpulse.avro.CounterDirection;
 import io.fabricpulse.avro.CounterGroup;
+import io.fabricpulse.avro.CounterKind;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
@@ -23,14 +25,23 @@ import io.fabricpulse.avro.PfcPauseFrames;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
+import io.fabricpulse.collectors.core.NodeIdentity;
+import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.collectors.ethtool.EthtoolRecords;
+import io.fabricpulse.collectors.ethtool.EthtoolStat;
+import io.fabricpulse.collectors.ethtool.EthtoolStatsParser;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.LineageHeaders;
 import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.ValueSerdes;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -303,6 +314,80 @@ class RateTopologyTest {
     assertEquals("packets", frames.getUnit());
     assertEquals(12_000.0, frames.getPerSecond());
     assertNoDeadLetters();
+  }
+
+  /**
+   * The rate stage tags every ethtool counter with its meaning, whatever the driver calls it:
+   * parsed from the repository's ice (E810) and legacy-mlx5 captures, each sampled twice 1 s apart
+   * with the priority-3 pause counters rising.
+   */
+  @Test
+  void iceAndLegacyMlx5CountersCarryTheSameMeaningAsModernMlx5() throws Exception {
+    List<CounterRates> ice =
+        rateCapture(
+            "ice-e810-pfc-prio3-synthetic.txt",
+            "ice",
+            Map.of("tx_priority_3_xoff.nic", 2_400L, "tx_priority_3_xon.nic", 1L));
+    CounterRate xoff = rate(ice.get(1), "tx_priority_3_xoff.nic");
+    assertEquals(CounterKind.PFC_PAUSE, xoff.getKind());
+    assertEquals(CounterDirection.TX, xoff.getDirection());
+    assertEquals(3, xoff.getPriority());
+    assertEquals("packets", xoff.getUnit());
+    assertEquals(2_400L, xoff.getDelta());
+    CounterRate xon = rate(ice.get(1), "rx_priority_0_xon.nic");
+    assertEquals(CounterKind.PFC_PAUSE_TRANSITION, xon.getKind());
+    assertEquals(CounterDirection.RX, xon.getDirection());
+    assertEquals(0, xon.getPriority());
+    CounterRate linkXoff = rate(ice.get(1), "link_xoff_rx.nic");
+    assertEquals(CounterKind.GLOBAL_PAUSE, linkXoff.getKind());
+    assertNull(linkXoff.getPriority());
+
+    List<CounterRates> legacy =
+        rateCapture(
+            "mlx5-legacy-names-pfc-prio3-synthetic.txt",
+            "mlx5_core",
+            Map.of("prio3_rx_pause_duration", 850_000L, "prio3_rx_pause", 9_000L));
+    CounterRate duration = rate(legacy.get(1), "prio3_rx_pause_duration");
+    assertEquals(CounterKind.PFC_PAUSE_DURATION, duration.getKind());
+    assertEquals(CounterDirection.RX, duration.getDirection());
+    assertEquals(3, duration.getPriority());
+    assertEquals("microseconds", duration.getUnit());
+    assertEquals(850_000.0, duration.getPerSecond());
+    CounterRate octets = rate(legacy.get(1), "prio0_tx_octets");
+    assertEquals(CounterKind.PRIO_BYTES, octets.getKind());
+    assertEquals("bytes", octets.getUnit());
+    CounterRate discards = rate(legacy.get(1), "in_discards");
+    assertEquals(CounterKind.DISCARDS_PHY, discards.getKind());
+    assertEquals(CounterDirection.RX, discards.getDirection());
+    assertNoDeadLetters();
+  }
+
+  /**
+   * Two samples of one capture 1 s apart, the second with {@code increments} added, through the
+   * collector's own parser and record builder; returns both rates records.
+   */
+  private List<CounterRates> rateCapture(String file, String driver, Map<String, Long> increments)
+      throws Exception {
+    String text =
+        Files.readString(Path.of("../collectors/src/test/resources/ethtool").resolve(file));
+    List<EthtoolStat> first = new EthtoolStatsParser().parse(file, text).records();
+    List<EthtoolStat> second = new ArrayList<>();
+    for (EthtoolStat stat : first) {
+      second.add(
+          new EthtoolStat(
+              stat.name(), stat.value() + increments.getOrDefault(stat.name(), 0L), stat.line()));
+    }
+    NodeIdentity node = new NodeIdentity("c1", "gpu017", BOOT_A);
+    String netdev = "ens" + Math.abs(file.hashCode() % 100) + "f0";
+    for (int i = 0; i < 2; i++) {
+      SampleContext ctx = new SampleContext(node, at(i), new AtomicLong(i));
+      PfcPauseFrames sample =
+          EthtoolRecords.pfcPauseFrames(ctx, netdev, driver, null, i == 0 ? first : second);
+      pfcIn.pipeInput(NODE_KEY, sample, at(i));
+    }
+    List<CounterRates> out = ratesOut.readValuesToList();
+    assertEquals(2, out.size());
+    return out;
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
+import io.fabricpulse.schemas.counters.CounterMeanings;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,13 +61,14 @@ public final class PfcRates {
   /** A counter that increased by {@code delta} over the 1 s interval (tag normal). */
   public PfcRates counter(String name, long delta, String unit) {
     rates.add(
-        CounterRate.newBuilder()
-            .setName(name)
-            .setValue(1_000_000_000L + delta)
-            .setDelta(delta)
-            .setPerSecond(intervalMs == null ? null : delta * 1000.0 / intervalMs)
-            .setUnit(unit)
-            .setTag(RateTag.normal)
+        PfcRates.withMeaning(
+                CounterRate.newBuilder()
+                    .setName(name)
+                    .setValue(1_000_000_000L + delta)
+                    .setDelta(delta)
+                    .setPerSecond(intervalMs == null ? null : delta * 1000.0 / intervalMs)
+                    .setUnit(unit)
+                    .setTag(RateTag.normal))
             .build());
     return this;
   }
@@ -89,6 +91,21 @@ public final class PfcRates {
       bootId = "boot-2";
     }
     return this;
+  }
+
+  /**
+   * Kind, direction, priority and unit as the rate stage sets them: from the same classifier
+   * ({@link CounterMeanings}); a name it does not know keeps no meaning and the given unit.
+   */
+  static CounterRate.Builder withMeaning(CounterRate.Builder rate) {
+    CounterMeanings.of(rate.getName())
+        .ifPresent(
+            m ->
+                rate.setKind(m.kind())
+                    .setDirection(m.direction())
+                    .setPriority(m.priority())
+                    .setUnit(m.unit()));
+    return rate;
   }
 
   public CounterRates build() {

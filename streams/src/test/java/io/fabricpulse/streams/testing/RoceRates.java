@@ -22,7 +22,7 @@ public final class RoceRates {
   private final RateSource source;
   private final String node;
   private final String netdev;
-  private final String device;
+  private String device;
   private final long time;
   private final long seq;
   private String bootId = "boot-1";
@@ -83,6 +83,12 @@ public final class RoceRates {
     return this;
   }
 
+  /** The RDMA device behind the netdev, e.g. irdma0 on an Intel E810 (default from the name). */
+  public RoceRates device(String name) {
+    this.device = name;
+    return this;
+  }
+
   public RoceRates mtu(int value) {
     this.mtu = value;
     return this;
@@ -110,13 +116,14 @@ public final class RoceRates {
   /** A counter that increased by {@code delta} over the interval (tag normal). */
   public RoceRates counter(String name, long delta, String unit) {
     rates.add(
-        CounterRate.newBuilder()
-            .setName(name)
-            .setValue(1_000_000_000L + delta)
-            .setDelta(delta)
-            .setPerSecond(intervalMs == null ? null : delta * 1000.0 / intervalMs)
-            .setUnit(unit)
-            .setTag(RateTag.normal)
+        PfcRates.withMeaning(
+                CounterRate.newBuilder()
+                    .setName(name)
+                    .setValue(1_000_000_000L + delta)
+                    .setDelta(delta)
+                    .setPerSecond(intervalMs == null ? null : delta * 1000.0 / intervalMs)
+                    .setUnit(unit)
+                    .setTag(RateTag.normal))
             .build());
     return this;
   }

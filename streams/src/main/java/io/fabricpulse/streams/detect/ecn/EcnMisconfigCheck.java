@@ -1,5 +1,6 @@
 package io.fabricpulse.streams.detect.ecn;
 
+import io.fabricpulse.avro.CounterKind;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.FiringPolicy;
@@ -18,12 +19,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * ecn_misconfig on a RoCE port (docs/thresholds.md P6), one alert per port for either of:
  *
  * <ul>
- *   <li>{@code rp_cnp_ignored} rising: CNPs received but ignored, which "should not raise" and
- *       means "verify ECN enabled" [NE-ib][K-mlx5cc]. Fires on the first such sample.
- *   <li>ECN-marked RoCE packets received ({@code np_ecn_marked_roce_packets} rising) while {@code
- *       np_cnp_sent} stays flat for the rule's window: the notification point sees congestion marks
- *       but never tells the senders (our reading of P6). Only samples carrying both counters count,
- *       so both deltas come from the same hw_counters read.
+ *   <li>CNPs ignored rising (kind CNP_IGNORED: mlx5 {@code rp_cnp_ignored}, irdma {@code
+ *       cnpIgnored}): CNPs received but ignored, which "should not raise" and means "verify ECN
+ *       enabled" [NE-ib][K-mlx5cc]. Fires on the first such sample.
+ *   <li>ECN-marked RoCE packets received (ECN_MARKED: {@code np_ecn_marked_roce_packets}, irdma
+ *       {@code RxECNMrkd}) while CNPs sent (CNP_SENT: {@code np_cnp_sent}, {@code cnpSent}) stay
+ *       flat for the rule's window: the notification point sees congestion marks but never tells
+ *       the senders (our reading of P6). Only samples carrying both counters count, so both deltas
+ *       come from the same hw_counters read.
  * </ul>
  *
  * The evidence says which ({@code reason}: {@code rp_cnp_ignored}, {@code marks_without_cnps}).
@@ -59,9 +62,9 @@ final class EcnMisconfigCheck implements PortCheck {
         .matches(r.getCluster(), r.getNode(), r.getDevice(), r.getNetdev(), null)) {
       return Optional.empty();
     }
-    OptionalLong ignored = s.delta(RoceSample.RP_CNP_IGNORED);
-    OptionalLong marked = s.delta(RoceSample.NP_ECN_MARKED);
-    OptionalLong cnps = s.delta(RoceSample.NP_CNP_SENT);
+    OptionalLong ignored = s.delta(CounterKind.CNP_IGNORED);
+    OptionalLong marked = s.delta(CounterKind.ECN_MARKED);
+    OptionalLong cnps = s.delta(CounterKind.CNP_SENT);
     boolean marksKnown = marked.isPresent() && cnps.isPresent();
     if (ignored.isEmpty() && !marksKnown) {
       return Optional.empty();
@@ -87,11 +90,14 @@ final class EcnMisconfigCheck implements PortCheck {
         ignoredHolds && marksHold
             ? "rp_cnp_ignored,marks_without_cnps"
             : ignoredHolds ? "rp_cnp_ignored" : "marks_without_cnps");
-    ignored.ifPresent(v -> evidence.put(RoceSample.RP_CNP_IGNORED + "_delta", Long.toString(v)));
-    marked.ifPresent(v -> evidence.put(RoceSample.NP_ECN_MARKED + "_delta", Long.toString(v)));
-    cnps.ifPresent(v -> evidence.put(RoceSample.NP_CNP_SENT + "_delta", Long.toString(v)));
-    s.delta(RoceSample.RP_CNP_HANDLED)
-        .ifPresent(v -> evidence.put(RoceSample.RP_CNP_HANDLED + "_delta", Long.toString(v)));
+    ignored.ifPresent(
+        v -> evidence.put(s.rawName(CounterKind.CNP_IGNORED) + "_delta", Long.toString(v)));
+    marked.ifPresent(
+        v -> evidence.put(s.rawName(CounterKind.ECN_MARKED) + "_delta", Long.toString(v)));
+    cnps.ifPresent(v -> evidence.put(s.rawName(CounterKind.CNP_SENT) + "_delta", Long.toString(v)));
+    s.delta(CounterKind.CNP_HANDLED)
+        .ifPresent(
+            v -> evidence.put(s.rawName(CounterKind.CNP_HANDLED) + "_delta", Long.toString(v)));
     if (marksHold) {
       evidence.put(
           "marks_without_cnps_for",

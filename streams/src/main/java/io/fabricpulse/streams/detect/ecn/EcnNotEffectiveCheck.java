@@ -1,5 +1,7 @@
 package io.fabricpulse.streams.detect.ecn;
 
+import io.fabricpulse.avro.CounterKind;
+import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.FiringPolicy;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.OptionalLong;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -23,20 +24,21 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * doing the congestion control ECN/DCQCN should do.
  *
  * <ul>
- *   <li>Paused: every PFC sample of the window has a pause ratio (larger of rx and tx {@code
- *       prio<N>_pause_duration} µs / 1e6, N in lossless_priorities) in the band [pause_ratio,
- *       storm_ratio) [K-ethdoc]. A sample at or above storm_ratio is a pause storm, which the
- *       pause_storm rule pages; it breaks the run, so a storm's origin and victims raise
+ *   <li>Paused: every PFC sample of the window has a pause ratio (larger of rx and tx pause
+ *       duration, kind PFC_PAUSE_DURATION, µs / 1e6, on N in lossless_priorities) in the band
+ *       [pause_ratio, storm_ratio) [K-ethdoc]. A sample at or above storm_ratio is a pause storm,
+ *       which the pause_storm rule pages; it breaks the run, so a storm's origin and victims raise
  *       PAUSE_STORM (and PAUSE_PROPAGATION) only, never also this alert.
- *   <li>No notification: none of {@code np_ecn_marked_roce_packets}, {@code rx_prio<N>_marked},
- *       {@code np_cnp_sent}, {@code rp_cnp_handled} rose in the window, although such counters were
- *       read in it. Marks received, CNPs sent and CNPs handled all count: a port paused by its
- *       switch (rx) would see CNPs handled for its own traffic, a port pausing its switch (tx)
- *       would see marks; any of them means ECN is acting [NE-ib][K-mlx5cc]. A port whose ECN
- *       counters are not collected has no verdict.
+ *   <li>No notification: none of ECN_MARKED ({@code np_ecn_marked_roce_packets}, {@code
+ *       RxECNMrkd}), PRIO_ECN_MARKED ({@code rx_prio<N>_marked}), CNP_SENT and CNP_HANDLED rose in
+ *       the window, although such counters were read in it. Marks received, CNPs sent and CNPs
+ *       handled all count: a port paused by its switch (rx) would see CNPs handled for its own
+ *       traffic, a port pausing its switch (tx) would see marks; any of them means ECN is acting
+ *       [NE-ib][K-mlx5cc]. A port whose ECN counters are not collected has no verdict.
  * </ul>
  *
- * Fires at once when the window is complete (the window already is the duration).
+ * Fires at once when the window is complete (the window already is the duration). A NIC without a
+ * pause-duration counter (Intel ice) has no pause ratio, so no verdict.
  */
 final class EcnNotEffectiveCheck implements PortCheck {
 
@@ -138,20 +140,16 @@ final class EcnNotEffectiveCheck implements PortCheck {
         && (w.lastNotificationAt() == EcnWindow.NONE || w.lastNotificationAt() < windowStart);
   }
 
-  /** Deltas of the usable ECN/CNP counters of the sample. */
+  /** Deltas of the usable ECN/CNP counters of the sample (marks, CNPs sent and handled). */
   private List<Long> notificationDeltas(RoceSample s) {
     List<Long> deltas = new ArrayList<>();
-    List<String> names = new ArrayList<>();
-    names.add(RoceSample.NP_ECN_MARKED);
-    names.add(RoceSample.NP_CNP_SENT);
-    names.add(RoceSample.RP_CNP_HANDLED);
-    for (int p : lossless) {
-      names.add("rx_prio" + p + "_marked");
+    for (CounterKind kind :
+        List.of(CounterKind.ECN_MARKED, CounterKind.CNP_SENT, CounterKind.CNP_HANDLED)) {
+      s.delta(kind).ifPresent(deltas::add);
     }
-    for (String name : names) {
-      OptionalLong d = s.delta(name);
-      if (d.isPresent()) {
-        deltas.add(d.getAsLong());
+    for (int p : lossless) {
+      for (CounterRate r : s.usable(CounterKind.PRIO_ECN_MARKED, p)) {
+        deltas.add(r.getDelta());
       }
     }
     return deltas;

@@ -1,5 +1,8 @@
 package io.fabricpulse.streams.detect.ecn;
 
+import io.fabricpulse.avro.CounterDirection;
+import io.fabricpulse.avro.CounterKind;
+import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.FiringPolicy;
@@ -12,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -21,11 +23,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * port, whichever counters rose:
  *
  * <ul>
- *   <li>{@code rx_prio<N>_buf_discard}, {@code rx_prio<N>_cong_discard} for N in
- *       lossless_priorities: "must be zero" on lossless priorities [K-ethdoc];
- *   <li>receive-buffer drops of the port: ethtool {@code rx_out_of_buffer}, {@code rx_discards_phy}
- *       [K-ethdoc] and hw_counters {@code out_of_buffer} [K-mlx5cnt]. {@code rx_discards_phy} is
- *       port-wide, so it counts whatever priority the drop was on.
+ *   <li>PRIO_BUF_DISCARD, PRIO_CONG_DISCARD ({@code rx_prio<N>_buf_discard}, {@code
+ *       rx_prio<N>_cong_discard}) for N in lossless_priorities: "must be zero" on lossless
+ *       priorities [K-ethdoc];
+ *   <li>receive drops of the port: OUT_OF_BUFFER (ethtool {@code rx_out_of_buffer} [K-ethdoc],
+ *       hw_counters {@code out_of_buffer} [K-mlx5cnt]) and received DISCARDS_PHY (mlx5 {@code
+ *       rx_discards_phy}, legacy {@code in_discards}, ice {@code rx_dropped.nic}). Port discards
+ *       are port-wide, so they count whatever priority the drop was on.
  * </ul>
  *
  * Drops on priorities outside lossless_priorities are lossy by design and ignored.
@@ -33,21 +37,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class LosslessDropCheck implements PortCheck {
 
   private final Rule rule;
-  private final List<String> counters = new ArrayList<>();
+  private final List<Integer> priorities;
   private final long minDrops;
   private final String lossless;
 
   LosslessDropCheck(Rule rule) {
     this.rule = rule;
     this.minDrops = rule.thresholds().integer("min_drops");
-    List<Integer> priorities = rule.thresholds().priorities("lossless_priorities");
-    for (int p : priorities) {
-      counters.add("rx_prio" + p + "_buf_discard");
-      counters.add("rx_prio" + p + "_cong_discard");
-    }
-    counters.add(RoceSample.RX_OUT_OF_BUFFER);
-    counters.add(RoceSample.RX_DISCARDS_PHY);
-    counters.add(RoceSample.OUT_OF_BUFFER);
+    this.priorities = rule.thresholds().priorities("lossless_priorities");
     this.lossless = String.join(",", priorities.stream().map(String::valueOf).toList());
   }
 
@@ -74,16 +71,13 @@ final class LosslessDropCheck implements PortCheck {
     List<String> rising = new ArrayList<>();
     long total = 0;
     boolean any = false;
-    for (String counter : counters) {
-      OptionalLong d = s.delta(counter);
-      if (d.isEmpty()) {
-        continue;
-      }
+    for (CounterRate counter : dropCounters(s)) {
       any = true;
-      if (d.getAsLong() > 0) {
-        total += d.getAsLong();
-        rising.add(counter + " +" + d.getAsLong());
-        evidence.put(counter + "_delta", Long.toString(d.getAsLong()));
+      long d = counter.getDelta();
+      if (d > 0) {
+        total += d;
+        rising.add(counter.getName() + " +" + d);
+        evidence.put(counter.getName() + "_delta", Long.toString(d));
       }
     }
     if (!any) {
@@ -99,5 +93,21 @@ final class LosslessDropCheck implements PortCheck {
         Message.of("lossless_drop.firing", subject.shortName(), total, String.join(", ", rising));
     return Optional.of(
         Observation.holds(subject, time, total, minDrops, "packets", summary, evidence, lineage));
+  }
+
+  /** The usable drop counters of the sample: lossless priorities' discards, then port-wide ones. */
+  private List<CounterRate> dropCounters(RoceSample s) {
+    List<CounterRate> out = new ArrayList<>();
+    for (int p : priorities) {
+      out.addAll(s.usable(CounterKind.PRIO_BUF_DISCARD, p));
+      out.addAll(s.usable(CounterKind.PRIO_CONG_DISCARD, p));
+    }
+    out.addAll(s.usable(CounterKind.OUT_OF_BUFFER, null));
+    for (CounterRate r : s.usable(CounterKind.DISCARDS_PHY, null)) {
+      if (r.getDirection() == CounterDirection.RX) {
+        out.add(r);
+      }
+    }
+    return out;
   }
 }

@@ -146,7 +146,7 @@ public final class LosslessHealthDetector {
   static CounterRates keepCongestionCounters(CounterRates r) {
     List<CounterRate> kept = new ArrayList<>();
     for (CounterRate c : r.getRates()) {
-      if (RoceSample.relevant(c.getName())) {
+      if (RoceSample.relevant(c)) {
         kept.add(c);
       }
     }

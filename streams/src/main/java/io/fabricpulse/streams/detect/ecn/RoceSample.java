@@ -1,52 +1,51 @@
 package io.fabricpulse.streams.detect.ecn;
 
+import io.fabricpulse.avro.CounterDirection;
+import io.fabricpulse.avro.CounterKind;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
 import io.fabricpulse.streams.alerts.AlertSubject;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
  * Read access to the congestion and drop counters of one fabric.rates record of a RoCE port (source
- * ECN, PFC, or PORT with link_layer Ethernet). Only deltas the rate stage tagged {@code normal} or
- * {@code wrap} count: {@code clear}/{@code reboot} deltas are whole counter values and {@code
+ * ECN, PFC, or PORT with link_layer Ethernet), by the typed meaning (kind, direction, priority) the
+ * rate stage attached, never by vendor name: mlx5 {@code rp_cnp_ignored} and irdma {@code
+ * cnpIgnored} are both CNP_IGNORED. Only deltas the rate stage tagged {@code normal} or {@code
+ * wrap} count: {@code clear}/{@code reboot} deltas are whole counter values and {@code
  * first}/{@code saturated}/{@code unavailable} have none, so they never fire.
  */
 final class RoceSample {
 
-  static final String NP_ECN_MARKED = "np_ecn_marked_roce_packets";
-  static final String NP_CNP_SENT = "np_cnp_sent";
-  static final String RP_CNP_HANDLED = "rp_cnp_handled";
-  static final String RP_CNP_IGNORED = "rp_cnp_ignored";
-
-  /** Receive-buffer drops of a RoCE port: ethtool [K-ethdoc] and hw_counters [K-mlx5cnt]. */
-  static final String RX_OUT_OF_BUFFER = "rx_out_of_buffer";
-
-  static final String RX_DISCARDS_PHY = "rx_discards_phy";
-  static final String OUT_OF_BUFFER = "out_of_buffer";
-
-  /** The counters this family reads; the others are dropped before the checks. */
-  private static final Pattern RELEVANT =
-      Pattern.compile(
-          "np_ecn_marked_roce_packets|np_cnp_sent|rp_cnp_handled|rp_cnp_ignored"
-              + "|rx_out_of_buffer|rx_discards_phy|out_of_buffer"
-              + "|(rx|tx)_prio[0-7]_pause_duration|rx_prio[0-7]_(marked|buf_discard|cong_discard)");
+  /** The kinds this family reads; the other counters are dropped before the checks. */
+  private static final Set<CounterKind> RELEVANT =
+      EnumSet.of(
+          CounterKind.ECN_MARKED,
+          CounterKind.CNP_SENT,
+          CounterKind.CNP_HANDLED,
+          CounterKind.CNP_IGNORED,
+          CounterKind.OUT_OF_BUFFER,
+          CounterKind.DISCARDS_PHY,
+          CounterKind.PFC_PAUSE_DURATION,
+          CounterKind.PRIO_ECN_MARKED,
+          CounterKind.PRIO_BUF_DISCARD,
+          CounterKind.PRIO_CONG_DISCARD);
 
   private static final double MICROS_PER_SECOND = 1e6;
 
   private final CounterRates record;
-  private final Map<String, CounterRate> byName = new HashMap<>();
 
   RoceSample(CounterRates record) {
     this.record = record;
-    for (CounterRate r : record.getRates()) {
-      byName.put(r.getName(), r);
-    }
   }
 
   /** Whether a fabric.rates record concerns a RoCE port (ethtool and ECN samples always do). */
@@ -56,8 +55,17 @@ final class RoceSample {
         || (r.getSource() == RateSource.PORT && "Ethernet".equalsIgnoreCase(r.getLinkLayer()));
   }
 
-  static boolean relevant(String counter) {
-    return RELEVANT.matcher(counter).matches();
+  /**
+   * Whether the family reads this counter: by the kind the rate stage attached. Only received port
+   * discards count ({@code rx_discards_phy}, legacy {@code in_discards}, ice {@code
+   * rx_dropped.nic}): transmit discards are not a lossless receiver's drops.
+   */
+  static boolean relevant(CounterRate counter) {
+    CounterKind kind = counter.getKind();
+    if (kind == null || !RELEVANT.contains(kind)) {
+      return false;
+    }
+    return kind != CounterKind.DISCARDS_PHY || counter.getDirection() == CounterDirection.RX;
   }
 
   /**
@@ -81,38 +89,55 @@ final class RoceSample {
     return record.getTime().toEpochMilli();
   }
 
-  /** The increase of {@code counter} in the interval, when the rate stage could tell it. */
-  OptionalLong delta(String counter) {
-    CounterRate r = usable(counter);
-    return r == null || r.getDelta() == null ? OptionalLong.empty() : OptionalLong.of(r.getDelta());
+  /**
+   * The usable counters of this kind on {@code priority} (null: the port-wide ones), in record
+   * order; a check sums them and names each in its evidence by the driver's raw name.
+   */
+  List<CounterRate> usable(CounterKind kind, Integer priority) {
+    List<CounterRate> out = new ArrayList<>();
+    for (CounterRate r : record.getRates()) {
+      if (r.getKind() == kind
+          && Objects.equals(r.getPriority(), priority)
+          && (r.getTag() == RateTag.normal || r.getTag() == RateTag.wrap)
+          && r.getDelta() != null) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The increase of the port-wide counter(s) of {@code kind} in the interval (mlx5 and irdma name
+   * the same CNP counter differently), when the rate stage could tell it.
+   */
+  OptionalLong delta(CounterKind kind) {
+    List<CounterRate> counters = usable(kind, null);
+    if (counters.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    return OptionalLong.of(counters.stream().mapToLong(CounterRate::getDelta).sum());
+  }
+
+  /** The driver's name of the port-wide counter of {@code kind}, for evidence; the kind if none. */
+  String rawName(CounterKind kind) {
+    List<CounterRate> counters = usable(kind, null);
+    return counters.isEmpty() ? kind.name().toLowerCase(Locale.ROOT) : counters.get(0).getName();
   }
 
   /**
    * Fraction of the interval the port was paused (rx) or pausing its peer (tx) on {@code prio}, the
-   * larger of the two: per-second {@code _pause_duration} µs / 1e6 [K-ethdoc], the same ratio the
-   * pause_storm detector compares with its threshold.
+   * larger of the two: per-second pause duration (kind PFC_PAUSE_DURATION) µs / 1e6 [K-ethdoc], the
+   * same ratio the pause_storm detector compares with its threshold. Empty on a NIC without a
+   * duration counter (Intel ice).
    */
   OptionalDouble pauseRatio(int prio) {
-    OptionalDouble rx = ratio("rx_prio" + prio + "_pause_duration");
-    OptionalDouble tx = ratio("tx_prio" + prio + "_pause_duration");
-    if (rx.isEmpty() && tx.isEmpty()) {
-      return OptionalDouble.empty();
+    OptionalDouble ratio = OptionalDouble.empty();
+    for (CounterRate r : usable(CounterKind.PFC_PAUSE_DURATION, prio)) {
+      if (r.getPerSecond() != null) {
+        double v = r.getPerSecond() / MICROS_PER_SECOND;
+        ratio = OptionalDouble.of(Math.max(v, ratio.orElse(0)));
+      }
     }
-    return OptionalDouble.of(Math.max(rx.orElse(0), tx.orElse(0)));
-  }
-
-  private OptionalDouble ratio(String counter) {
-    CounterRate r = usable(counter);
-    return r == null || r.getPerSecond() == null
-        ? OptionalDouble.empty()
-        : OptionalDouble.of(r.getPerSecond() / MICROS_PER_SECOND);
-  }
-
-  private CounterRate usable(String counter) {
-    CounterRate r = byName.get(counter);
-    if (r == null) {
-      return null;
-    }
-    return r.getTag() == RateTag.normal || r.getTag() == RateTag.wrap ? r : null;
+    return ratio;
   }
 }

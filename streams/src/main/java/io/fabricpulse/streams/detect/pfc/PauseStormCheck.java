@@ -1,12 +1,12 @@
 package io.fabricpulse.streams.detect.pfc;
 
+import io.fabricpulse.avro.CounterDirection;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.detect.pfc.PfcSample.Direction;
 import io.fabricpulse.streams.rules.Rule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,15 +21,18 @@ import java.util.OptionalLong;
  * The pause_storm condition of one rule on one PFC sample (docs/thresholds.md, PFC):
  *
  * <ul>
- *   <li>per priority: pause ratio = per-second {@code rx/tx_prio<N>_pause_duration} µs / 1e6
- *       [K-ethdoc]; stormed when the larger of rx and tx is >= pause_ratio [SONIC-pfcwd] (P3/P4);
- *       FIRING after consecutive_samples stormed samples in a row.
+ *   <li>per priority: pause ratio = per-second pause duration (kind PFC_PAUSE_DURATION, rx or tx,
+ *       priority N: mlx5 {@code rx/tx_prio<N>_pause_duration}, legacy {@code
+ *       prio<N>_rx/tx_pause_duration}) µs / 1e6 [K-ethdoc]; stormed when the larger of rx and tx is
+ *       >= pause_ratio [SONIC-pfcwd] (P3/P4); FIRING after consecutive_samples stormed samples in a
+ *       row.
  *   <li>the port is the ORIGIN when its tx pause-frame delta exceeds origin_factor x its rx delta
  *       (it pauses others rather than being paused); otherwise a VICTIM. Without frame counters, a
  *       port pausing (tx ratio) but not paused (rx ratio) is the origin.
- *   <li>any increase of tx_pause_storm_warning_events / tx_pause_storm_error_events (mlx5 PFC stall
- *       prevention) fires at once; the NIC itself detected it was the one pausing, so the port is
- *       an ORIGIN [K-pfcstall][K-ethdoc] (P2).
+ *   <li>any increase of the PAUSE_STORM_WARNING / PAUSE_STORM_ERROR counters (mlx5
+ *       tx_pause_storm_warning_events / tx_pause_storm_error_events, PFC stall prevention) fires at
+ *       once; the NIC itself detected it was the one pausing, so the port is an ORIGIN
+ *       [K-pfcstall][K-ethdoc] (P2).
  * </ul>
  *
  * <p>One port in a storm is one alert: mlx5 counts storm events per netdev, not per priority, so
@@ -98,8 +101,8 @@ final class PauseStormCheck {
     OptionalLong warning = s.delta(PfcSample.STORM_WARNING);
     OptionalLong error = s.delta(PfcSample.STORM_ERROR);
     Map<String, String> eventEvidence = new LinkedHashMap<>();
-    warning.ifPresent(v -> eventEvidence.put(PfcSample.STORM_WARNING + "_delta", Long.toString(v)));
-    error.ifPresent(v -> eventEvidence.put(PfcSample.STORM_ERROR + "_delta", Long.toString(v)));
+    warning.ifPresent(v -> putDelta(eventEvidence, s, PfcSample.STORM_WARNING, v));
+    error.ifPresent(v -> putDelta(eventEvidence, s, PfcSample.STORM_ERROR, v));
     long events = warning.orElse(0) + error.orElse(0);
     if (!eventEvidence.isEmpty() && events >= stormEvents) {
       Map<String, String> evidence = new LinkedHashMap<>(eventEvidence);
@@ -132,8 +135,8 @@ final class PauseStormCheck {
       int prio,
       Map<String, String> extraEvidence,
       Lineage lineage) {
-    OptionalDouble rx = s.pauseRatio(Direction.RX, prio);
-    OptionalDouble tx = s.pauseRatio(Direction.TX, prio);
+    OptionalDouble rx = s.pauseRatio(CounterDirection.RX, prio);
+    OptionalDouble tx = s.pauseRatio(CounterDirection.TX, prio);
     if (rx.isEmpty() && tx.isEmpty()) {
       return Optional.empty(); // clear, reboot, first sample...: no verdict
     }
@@ -145,7 +148,10 @@ final class PauseStormCheck {
     }
     PortRole role =
         role(
-            rxRatio, txRatio, s.pauseFrames(Direction.RX, prio), s.pauseFrames(Direction.TX, prio));
+            rxRatio,
+            txRatio,
+            s.pauseFrames(CounterDirection.RX, prio),
+            s.pauseFrames(CounterDirection.TX, prio));
     Map<String, String> evidence = new LinkedHashMap<>(ratioEvidence(s, prio));
     evidence.putAll(extraEvidence);
     putSampleFacts(evidence, s.record());
@@ -164,23 +170,30 @@ final class PauseStormCheck {
   /** Pause ratios, frame deltas and per-priority bytes of {@code prio}, where usable. */
   private static Map<String, String> ratioEvidence(PfcSample s, int prio) {
     Map<String, String> evidence = new LinkedHashMap<>();
-    OptionalDouble rx = s.pauseRatio(Direction.RX, prio);
-    OptionalDouble tx = s.pauseRatio(Direction.TX, prio);
+    OptionalDouble rx = s.pauseRatio(CounterDirection.RX, prio);
+    OptionalDouble tx = s.pauseRatio(CounterDirection.TX, prio);
     if (rx.isEmpty() && tx.isEmpty()) {
       return evidence;
     }
     evidence.put("rx_pause_ratio", fmt(rx.orElse(0)));
     evidence.put("tx_pause_ratio", fmt(tx.orElse(0)));
-    s.pauseFrames(Direction.RX, prio)
-        .ifPresent(v -> evidence.put("rx_prio" + prio + "_pause_delta", Long.toString(v)));
-    s.pauseFrames(Direction.TX, prio)
-        .ifPresent(v -> evidence.put("tx_prio" + prio + "_pause_delta", Long.toString(v)));
+    for (CounterDirection dir : CounterDirection.values()) {
+      PfcSample.Meaning frames = PfcSample.pauseFrameMeaning(dir, prio);
+      s.delta(frames).ifPresent(v -> putDelta(evidence, s, frames, v));
+    }
     // "while its own traffic is stalled" (P4): shown when the driver exports per-prio bytes
-    s.perSecond("rx_prio" + prio + "_bytes")
-        .ifPresent(v -> evidence.put("rx_prio" + prio + "_bytes_per_second", fmt(v)));
-    s.perSecond("tx_prio" + prio + "_bytes")
-        .ifPresent(v -> evidence.put("tx_prio" + prio + "_bytes_per_second", fmt(v)));
+    for (CounterDirection dir : CounterDirection.values()) {
+      PfcSample.Meaning bytes = PfcSample.priorityBytes(dir, prio);
+      s.perSecond(bytes)
+          .ifPresent(v -> evidence.put(s.rawName(bytes).orElseThrow() + "_per_second", fmt(v)));
+    }
     return evidence;
+  }
+
+  /** {@code <driver's counter name>_delta}: the name operators grep for on the node. */
+  static void putDelta(
+      Map<String, String> evidence, PfcSample s, PfcSample.Meaning meaning, long delta) {
+    evidence.put(s.rawName(meaning).orElseThrow() + "_delta", Long.toString(delta));
   }
 
   private PortRole role(

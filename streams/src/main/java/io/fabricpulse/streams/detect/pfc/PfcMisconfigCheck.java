@@ -1,12 +1,12 @@
 package io.fabricpulse.streams.detect.pfc;
 
+import io.fabricpulse.avro.CounterDirection;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.detect.pfc.PfcSample.Direction;
 import io.fabricpulse.streams.rules.Rule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,9 +16,10 @@ import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
 /**
- * pfc_misconfig: pause frames (rx or tx {@code prio<N>_pause} delta) on a priority that is not in
- * the rule's lossless_priorities. PFC belongs only on the RDMA priority; the per-priority counters
- * exist only where PFC is enabled [K-ethdoc][K-enstats]. Fires on the first such sample.
+ * pfc_misconfig: pause frames (kind PFC_PAUSE, rx or tx: mlx5 {@code rx/tx_prio<N>_pause}, legacy
+ * {@code prio<N>_rx/tx_pause}, ice {@code rx/tx_priority_<N>_xoff.nic}) on a priority that is not
+ * in the rule's lossless_priorities. PFC belongs only on the RDMA priority; the per-priority
+ * counters exist only where PFC is enabled [K-ethdoc][K-enstats]. Fires on the first such sample.
  */
 final class PfcMisconfigCheck {
 
@@ -54,8 +55,8 @@ final class PfcMisconfigCheck {
               .matches(r.getCluster(), r.getNode(), r.getDevice(), r.getNetdev(), prio)) {
         continue;
       }
-      OptionalLong rx = s.pauseFrames(Direction.RX, prio);
-      OptionalLong tx = s.pauseFrames(Direction.TX, prio);
+      OptionalLong rx = s.pauseFrames(CounterDirection.RX, prio);
+      OptionalLong tx = s.pauseFrames(CounterDirection.TX, prio);
       if (rx.isEmpty() && tx.isEmpty()) {
         continue;
       }
@@ -66,8 +67,14 @@ final class PfcMisconfigCheck {
         continue;
       }
       Map<String, String> evidence = new LinkedHashMap<>();
-      rx.ifPresent(v -> evidence.put("rx_prio" + prio + "_pause_delta", Long.toString(v)));
-      tx.ifPresent(v -> evidence.put("tx_prio" + prio + "_pause_delta", Long.toString(v)));
+      rx.ifPresent(
+          v ->
+              PauseStormCheck.putDelta(
+                  evidence, s, PfcSample.pauseFrameMeaning(CounterDirection.RX, prio), v));
+      tx.ifPresent(
+          v ->
+              PauseStormCheck.putDelta(
+                  evidence, s, PfcSample.pauseFrameMeaning(CounterDirection.TX, prio), v));
       evidence.put("lossless_priorities", losslessText());
       PauseStormCheck.putSampleFacts(evidence, r);
       Message summary =

@@ -1,53 +1,54 @@
 package io.fabricpulse.streams.detect.pfc;
 
+import io.fabricpulse.avro.CounterDirection;
+import io.fabricpulse.avro.CounterKind;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateTag;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * Read access to the PFC counters of one fabric.rates record (source PFC, one netdev). Only deltas
- * the rate stage tagged {@code normal} or {@code wrap} are usable: {@code clear} and {@code reboot}
- * deltas are whole counter values, {@code first}, {@code saturated} and {@code unavailable} have no
- * delta, so none of them may ever fire an alert.
+ * Read access to the PFC counters of one fabric.rates record (source PFC, one netdev) by their
+ * typed meaning (kind, direction, priority) that the rate stage attached, never by vendor name: an
+ * mlx5 {@code rx_prio3_pause}, a legacy mlx5 {@code prio3_rx_pause} and an ice {@code
+ * rx_priority_3_xoff.nic} are all (PFC_PAUSE, RX, 3). Only deltas the rate stage tagged {@code
+ * normal} or {@code wrap} are usable: {@code clear} and {@code reboot} deltas are whole counter
+ * values, {@code first}, {@code saturated} and {@code unavailable} have no delta, so none of them
+ * may ever fire an alert.
  */
 final class PfcSample {
 
-  static final String STORM_WARNING = "tx_pause_storm_warning_events";
-  static final String STORM_ERROR = "tx_pause_storm_error_events";
-  private static final Pattern PRIO = Pattern.compile("(rx|tx)_prio([0-7])_pause(_duration)?");
   private static final double MICROS_PER_SECOND = 1e6;
 
-  /** Direction of pause frames as seen by this port. */
-  enum Direction {
-    /** Pause frames received: this port was told to stop sending (it is paused). */
-    RX,
-    /** Pause frames sent: this port told its peer to stop (it is pausing). */
-    TX;
+  /** One counter's meaning; priority null for a port-wide counter. */
+  record Meaning(CounterKind kind, CounterDirection direction, Integer priority) {}
 
-    String prefix() {
-      return this == RX ? "rx" : "tx";
-    }
-  }
+  static final Meaning STORM_WARNING =
+      new Meaning(CounterKind.PAUSE_STORM_WARNING, CounterDirection.TX, null);
+  static final Meaning STORM_ERROR =
+      new Meaning(CounterKind.PAUSE_STORM_ERROR, CounterDirection.TX, null);
 
   private final CounterRates record;
-  private final Map<String, CounterRate> byName = new HashMap<>();
+  private final Map<Meaning, CounterRate> byMeaning = new HashMap<>();
   private final SortedSet<Integer> priorities = new TreeSet<>();
 
   PfcSample(CounterRates record) {
     this.record = record;
     for (CounterRate r : record.getRates()) {
-      byName.put(r.getName(), r);
-      Matcher m = PRIO.matcher(r.getName());
-      if (m.matches()) {
-        priorities.add(Integer.parseInt(m.group(2)));
+      if (r.getKind() == null) {
+        continue;
+      }
+      byMeaning.putIfAbsent(new Meaning(r.getKind(), r.getDirection(), r.getPriority()), r);
+      boolean pause =
+          r.getKind() == CounterKind.PFC_PAUSE || r.getKind() == CounterKind.PFC_PAUSE_DURATION;
+      if (pause && r.getPriority() != null) {
+        priorities.add(r.getPriority());
       }
     }
   }
@@ -56,48 +57,66 @@ final class PfcSample {
     return record;
   }
 
-  /** Priorities with per-priority pause counters (mlx5 creates them only where PFC is enabled). */
+  /**
+   * Priorities with per-priority pause counters (drivers create them only where PFC is enabled).
+   */
   SortedSet<Integer> priorities() {
     return priorities;
   }
 
   /**
    * Fraction of the interval this port was paused (RX) or pausing (TX) on {@code prio}: per-second
-   * {@code <dir>_prio<N>_pause_duration} in microseconds / 1e6 [K-ethdoc].
+   * pause duration in microseconds / 1e6 [K-ethdoc]. Empty on a NIC without a duration counter
+   * (Intel ice counts XOFF/XON frames only).
    */
-  OptionalDouble pauseRatio(Direction dir, int prio) {
-    CounterRate r = usable(dir.prefix() + "_prio" + prio + "_pause_duration");
+  OptionalDouble pauseRatio(CounterDirection dir, int prio) {
+    CounterRate r = usable(pauseDuration(dir, prio));
     if (r == null || r.getPerSecond() == null) {
       return OptionalDouble.empty();
     }
     return OptionalDouble.of(r.getPerSecond() / MICROS_PER_SECOND);
   }
 
-  /** Pause frames in the interval on {@code prio}. */
-  OptionalLong pauseFrames(Direction dir, int prio) {
-    return delta(dir.prefix() + "_prio" + prio + "_pause");
+  /** Pause (XOFF) frames in the interval on {@code prio}. */
+  OptionalLong pauseFrames(CounterDirection dir, int prio) {
+    return delta(pauseFrameMeaning(dir, prio));
   }
 
-  /** The increase of a counter in the interval, if the rate stage could tell it. */
-  OptionalLong delta(String counter) {
-    CounterRate r = usable(counter);
+  static Meaning pauseFrameMeaning(CounterDirection dir, int prio) {
+    return new Meaning(CounterKind.PFC_PAUSE, dir, prio);
+  }
+
+  static Meaning pauseDuration(CounterDirection dir, int prio) {
+    return new Meaning(CounterKind.PFC_PAUSE_DURATION, dir, prio);
+  }
+
+  static Meaning priorityBytes(CounterDirection dir, int prio) {
+    return new Meaning(CounterKind.PRIO_BYTES, dir, prio);
+  }
+
+  /**
+   * The increase of the counter with this meaning in the interval, if the rate stage could tell.
+   */
+  OptionalLong delta(Meaning meaning) {
+    CounterRate r = usable(meaning);
     return r == null || r.getDelta() == null ? OptionalLong.empty() : OptionalLong.of(r.getDelta());
   }
 
-  OptionalDouble perSecond(String counter) {
-    CounterRate r = usable(counter);
+  OptionalDouble perSecond(Meaning meaning) {
+    CounterRate r = usable(meaning);
     return r == null || r.getPerSecond() == null
         ? OptionalDouble.empty()
         : OptionalDouble.of(r.getPerSecond());
   }
 
-  /** Whether the sample has the counter at all (whatever its tag). */
-  boolean has(String counter) {
-    return byName.containsKey(counter);
+  /** The driver's own name of the counter with this meaning, for evidence operators can grep. */
+  Optional<String> rawName(Meaning meaning) {
+    CounterRate r = byMeaning.get(meaning);
+    return r == null ? Optional.empty() : Optional.of(r.getName());
   }
 
-  private CounterRate usable(String counter) {
-    CounterRate r = byName.get(counter);
+  private CounterRate usable(Meaning meaning) {
+    CounterRate r = byMeaning.get(meaning);
     if (r == null) {
       return null;
     }
