@@ -135,7 +135,7 @@ final class PfcDetectorProcessor
     if (pfcClock == Long.MIN_VALUE) {
       return; // no PFC sample yet: nothing to judge, no progress to promise
     }
-    long now = Math.min(pfcClock, streamTime);
+    long now = pfcClock; // never ahead of stream time: it is the latest PFC record's timestamp
     for (Checked c : checked) {
       c.tracker().punctuate(now).forEach(a -> forward(a, now));
     }
