@@ -1,11 +1,13 @@
 package io.fabricpulse.bench;
 
+import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
 import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.ValueSerdes;
@@ -37,6 +39,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -57,6 +60,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Each invocation pipes one simulated second of 8 RoCE nodes (64 port samples, each 1 s after
  * the previous sample of its port); the samples are read and encoded in the untimed per-invocation
  * setup. The score is port samples per second (one op = one sample).
+ *
+ * <p>{@code layout} compares the two contracts on the same samples: {@code NODE} = contract 0.2,
+ * one NodeCounters per node cycle (8 records per second here); {@code PORT} = contract 0.1, one
+ * PortCounters per port (64 records per second).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -71,11 +78,22 @@ public class RateStageBenchmark {
   private static final Instant START = Instant.parse("2025-01-23T17:07:40Z");
   private static final String REGISTRY = "mock://bench-rate-stage";
 
+  /** How the samples travel: one record per node cycle (0.2) or one per port (0.1). */
+  public enum Layout {
+    NODE,
+    PORT
+  }
+
+  @Param({"NODE", "PORT"})
+  public Layout layout;
+
   private final FabricTopics topics = FabricTopics.defaults();
   private FabricSimulator simulator;
   private final List<SysfsPortCounterReader> readers = new ArrayList<>();
   private final List<AtomicLong> sequences = new ArrayList<>();
   private Serializer<PortCounters> serializer;
+  private Serializer<NodeCounters> nodeSerializer;
+  private int recordsPerSecond;
   private Path stateDir;
   private TopologyTestDriver driver;
   private TestInputTopic<String, byte[]> portIn;
@@ -88,6 +106,7 @@ public class RateStageBenchmark {
 
   private Instant now;
   private final String[] keys = new String[SAMPLES_PER_SECOND];
+  private long records;
   private final String[] subjects = new String[SAMPLES_PER_SECOND];
   private final byte[][] values = new byte[SAMPLES_PER_SECOND][];
   private long rated;
@@ -102,6 +121,7 @@ public class RateStageBenchmark {
     now = START;
     ValueSerdes serdes = ValueSerdes.registry(REGISTRY);
     serializer = serdes.forValues(PortCounters.class).serializer();
+    nodeSerializer = serdes.forValues(NodeCounters.class).serializer();
     stateDir = Files.createTempDirectory("fabricpulse-bench-rates");
     RateConfig ports =
         new RateConfig(
@@ -140,27 +160,48 @@ public class RateStageBenchmark {
     now = now.plusSeconds(1);
     simulator.advanceTo(now);
     int i = 0;
+    int samples = 0;
     for (int n = 0; n < NODES; n++) {
       String node = simulator.nodes().get(n);
       SampleContext context = new SampleContext(simulator.identity(node), now, sequences.get(n));
-      for (PortCounters port : readers.get(n).read(context).records()) {
+      List<PortCounters> ports =
+          readers.get(n).read(SampleContext.of(context.identity(), now)).records();
+      samples += ports.size();
+      if (layout == Layout.NODE) {
+        keys[i] = context.identity().key();
+        subjects[i] = keys[i];
+        NodeCounters cycle =
+            NodeRecords.ofPorts(
+                new NodeRecords.Cycle(
+                    context.cluster(), context.node(), context.bootId(), context.nextSeq(), now),
+                RateSource.PORT,
+                ports);
+        values[i] = nodeSerializer.serialize(topics.portCounters().name(), cycle);
+        i++;
+        continue;
+      }
+      for (PortCounters port : ports) {
+        PortCounters numbered = PortCounters.newBuilder(port).setSeq(context.nextSeq()).build();
         keys[i] = context.identity().key();
         subjects[i] = keys[i] + "/" + port.getDevice() + "/" + port.getPort();
-        values[i] = serializer.serialize(topics.portCounters().name(), port);
+        values[i] = serializer.serialize(topics.portCounters().name(), numbered);
         i++;
       }
     }
-    if (i != SAMPLES_PER_SECOND) {
-      throw new IllegalStateException("expected " + SAMPLES_PER_SECOND + " samples, got " + i);
+    if (samples != SAMPLES_PER_SECOND) {
+      throw new IllegalStateException(
+          "expected " + SAMPLES_PER_SECOND + " samples, got " + samples);
     }
+    recordsPerSecond = i;
   }
 
   @Benchmark
   @OperationsPerInvocation(SAMPLES_PER_SECOND)
   public void rateOneSecond(Blackhole blackhole) {
-    for (int i = 0; i < SAMPLES_PER_SECOND; i++) {
+    for (int i = 0; i < recordsPerSecond; i++) {
       portIn.pipeInput(keys[i], values[i], now);
     }
+    records += recordsPerSecond;
     while (!ratesOut.isEmpty()) {
       blackhole.consume(ratesOut.readRecord());
       rated++;
@@ -170,24 +211,24 @@ public class RateStageBenchmark {
   @Benchmark
   @OperationsPerInvocation(SAMPLES_PER_SECOND)
   public void baselineOneSecond(Blackhole blackhole) {
-    for (int i = 0; i < SAMPLES_PER_SECOND; i++) {
+    for (int i = 0; i < recordsPerSecond; i++) {
       baselineIn.pipeInput(subjects[i], values[i], now);
     }
+    records += recordsPerSecond;
     while (!baselineOut.isEmpty()) {
       blackhole.consume(baselineOut.readRecord());
       rated++;
     }
   }
 
-  /** Every sample must have come out (one rates record each) and none as a dead letter. */
+  /** Every raw record must have come out (one rates record each) and none as a dead letter. */
   @TearDown(Level.Iteration)
   public void checkIteration() {
     if (!deadLettersOut.isEmpty()) {
       throw new IllegalStateException("dead letters: " + deadLettersOut.readKeyValuesToList());
     }
-    long expected = (now.getEpochSecond() - START.getEpochSecond()) * SAMPLES_PER_SECOND;
-    if (rated != expected) {
-      throw new IllegalStateException("rated " + rated + " of " + expected + " samples");
+    if (rated != records) {
+      throw new IllegalStateException("rated " + rated + " of " + records + " records");
     }
   }
 

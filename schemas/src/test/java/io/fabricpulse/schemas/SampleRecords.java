@@ -13,6 +13,8 @@ import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.PfcPauseFrames;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
@@ -22,6 +24,7 @@ import io.fabricpulse.avro.SmEventKind;
 import io.fabricpulse.avro.SmSource;
 import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.avro.XidKind;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -54,7 +57,25 @@ public final class SampleRecords {
         counterRates(),
         ncclTransport(),
         alert(),
-        deadLetter());
+        deadLetter(),
+        nodeCounters(),
+        nodeRates());
+  }
+
+  /** Contract 0.2: the sample port and one more of the same node in one cycle. */
+  public static NodeCounters nodeCounters() {
+    PortCounters port = portCounters();
+    PortCounters second = PortCounters.newBuilder(port).setDevice("mlx5_1").build();
+    return NodeRecords.ofPorts(
+        new NodeRecords.Cycle(
+            port.getCluster(), port.getNode(), port.getBootId(), port.getSeq(), port.getTime()),
+        RateSource.PORT,
+        List.of(port, second));
+  }
+
+  /** Contract 0.2: the sample rates as the one port of a node's rates record. */
+  public static NodeRates nodeRates() {
+    return NodeRecords.ofRates(List.of(counterRates()));
   }
 
   static Counter counter(String name, CounterGroup group, long value, int width) {

@@ -89,7 +89,9 @@ class SchemaContractsTest {
   void everyCurrentSchemaReadsDataWrittenWithItsReleasedVersion() throws IOException {
     Map<String, Schema> current = load(CURRENT);
     Map<String, Schema> released = load(RELEASED);
-    assertEquals(12, current.size(), current.keySet().toString()); // 11 topic values + Counter
+    // 9 topic value types, the 4 per-port records of contract 0.1 (still read during an upgrade,
+    // and the views parse prints and detect reads), and Counter
+    assertEquals(14, current.size(), current.keySet().toString());
 
     List<String> violations = new ArrayList<>();
     for (Map.Entry<String, Schema> old : released.entrySet()) {

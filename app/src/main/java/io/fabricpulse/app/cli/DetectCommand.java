@@ -4,9 +4,16 @@ import io.fabricpulse.app.output.AlertText;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.NodeRates;
+import io.fabricpulse.avro.PfcPauseFrames;
+import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.schemas.json.JsonRecords;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.FabricTopology;
@@ -156,8 +163,15 @@ public final class DetectCommand implements Callable<Integer> {
   private Inputs read(FabricTopics topics, PrintWriter err) throws IOException {
     Map<Class<?>, TopicSpec> byType = new LinkedHashMap<>();
     for (TopicSpec t : topics.raw()) {
-      byType.put(t.valueType(), t);
+      if (t.valueType() != NodeCounters.class) {
+        byType.put(t.valueType(), t);
+      }
     }
+    // JSON lines carry the per-port views (what 'parse' prints); the rate stage reads them beside
+    // the 0.2 node records.
+    byType.put(PortCounters.class, topics.portCounters());
+    byType.put(PfcPauseFrames.class, topics.pfc());
+    byType.put(EcnMarks.class, topics.ecn());
     byType.put(CounterRates.class, topics.rates());
     List<Input> inputs = new ArrayList<>();
     long bad = 0;
@@ -192,7 +206,10 @@ public final class DetectCommand implements Callable<Integer> {
           showMalformed(err, bad, name + ":" + lineNo + ": " + e.getMessage());
           continue;
         }
-        TopicSpec topic = byType.get(record.getClass());
+        TopicSpec topic =
+            record instanceof NodeCounters node
+                ? nodeCountersTopic(topics, node)
+                : byType.get(record.getClass());
         if (topic == null) {
           skipped++; // a derived record (Alert, NcclTransport, ...): detect derives its own
           continue;
@@ -270,13 +287,13 @@ public final class DetectCommand implements Callable<Integer> {
       Map<String, TestInputTopic<String, SpecificRecord>> in = new LinkedHashMap<>();
       List<TestOutputTopic<String, ? extends SpecificRecord>> outputs = new ArrayList<>();
       if (printRates) {
-        outputs.add(output(driver, topics.rates(), serdes, CounterRates.class));
+        outputs.add(output(driver, topics.rates(), serdes, NodeRates.class));
       }
       outputs.add(output(driver, topics.ncclTransport(), serdes, NcclTransport.class));
       TestOutputTopic<String, Alert> alerts = output(driver, topics.alerts(), serdes, Alert.class);
       long last = start;
       for (Input input : inputs) {
-        input(driver, in, input.topic(), serdes)
+        input(driver, in, input.topic(), input.value().getClass(), serdes)
             .pipeInput(input.key(), input.value(), input.time());
         last = Math.max(last, input.time());
         drain(outputs, alerts, out, err);
@@ -284,12 +301,22 @@ public final class DetectCommand implements Callable<Integer> {
       if (!noFlush && !inputs.isEmpty()) {
         // a tombstone on fabric.raw.nccl moves stream time (every detector skips null values)
         long flushTo = last + longestHysteresis(rules).toMillis() + 1000;
-        input(driver, in, topics.nccl(), serdes).pipeInput("flush/flush", null, flushTo);
+        input(driver, in, topics.nccl(), NcclLog.class, serdes)
+            .pipeInput("flush/flush", null, flushTo);
         drain(outputs, alerts, out, err);
       }
     }
     out.flush();
     err.flush();
+  }
+
+  /** The raw topic of a node record ('collect --once' prints them), by its source. */
+  private static TopicSpec nodeCountersTopic(FabricTopics topics, NodeCounters node) {
+    return switch (node.getSource()) {
+      case PFC -> topics.pfc();
+      case ECN -> topics.ecn();
+      default -> topics.portCounters();
+    };
   }
 
   private static Duration longestHysteresis(RuleSet rules) {
@@ -306,7 +333,15 @@ public final class DetectCommand implements Callable<Integer> {
       PrintWriter err) {
     for (TestOutputTopic<String, ? extends SpecificRecord> topic : outputs) {
       while (!topic.isEmpty()) {
-        out.println(JsonRecords.toJson(topic.readValue()));
+        SpecificRecord value = topic.readValue();
+        if (value instanceof NodeRates node) {
+          // one line per port, as 'parse' prints raw samples
+          for (CounterRates port : NodeRecords.views(node)) {
+            out.println(JsonRecords.toJson(port));
+          }
+        } else {
+          out.println(JsonRecords.toJson(value));
+        }
       }
     }
     while (!alerts.isEmpty()) {
@@ -333,15 +368,16 @@ public final class DetectCommand implements Callable<Integer> {
       TopologyTestDriver driver,
       Map<String, TestInputTopic<String, SpecificRecord>> inputs,
       TopicSpec topic,
+      Class<? extends SpecificRecord> type,
       DetectorSerdes serdes) {
     return inputs.computeIfAbsent(
-        topic.name(),
+        topic.name() + "|" + type.getName(),
         name ->
             driver.createInputTopic(
-                name,
+                topic.name(),
                 new StringSerializer(),
                 (org.apache.kafka.common.serialization.Serializer<SpecificRecord>)
-                    serdes.value(topic.valueType()).serializer()));
+                    serdes.value(type).serializer()));
   }
 
   private static <T extends SpecificRecord> TestOutputTopic<String, T> output(

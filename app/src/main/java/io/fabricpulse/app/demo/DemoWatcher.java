@@ -3,8 +3,11 @@ package io.fabricpulse.app.demo;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.serde.AvroDeserializer;
+import io.fabricpulse.schemas.serde.AvroOneOfDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -33,8 +37,8 @@ final class DemoWatcher implements Runnable, AutoCloseable {
   record PortLoad(String port, double txBytesPerSecond, double rxBytesPerSecond) {}
 
   private final KafkaConsumer<String, byte[]> consumer;
-  private final AvroDeserializer<CounterRates> ratesDecoder =
-      new AvroDeserializer<>(CounterRates.class);
+  private final AvroOneOfDeserializer ratesDecoder =
+      new AvroOneOfDeserializer(List.of(NodeRates.class, CounterRates.class));
   private final AvroDeserializer<Alert> alertDecoder = new AvroDeserializer<>(Alert.class);
   private final String ratesTopic;
   private final String alertsTopic;
@@ -73,7 +77,13 @@ final class DemoWatcher implements Runnable, AutoCloseable {
       while (running.get()) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
           if (record.topic().equals(ratesTopic)) {
-            observe(ratesDecoder.deserialize(record.topic(), record.value()));
+            rates.incrementAndGet();
+            SpecificRecord value = ratesDecoder.deserialize(record.topic(), record.value());
+            if (value instanceof NodeRates node) {
+              NodeRecords.views(node).forEach(this::observe);
+            } else {
+              observe((CounterRates) value);
+            }
           } else {
             Alert alert = alertDecoder.deserialize(record.topic(), record.value());
             alerts.add(alert);
@@ -89,7 +99,6 @@ final class DemoWatcher implements Runnable, AutoCloseable {
   }
 
   private void observe(CounterRates r) {
-    rates.incrementAndGet();
     if (r.getSource() != RateSource.PORT) {
       return;
     }
@@ -114,6 +123,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     return portRates.get();
   }
 
+  /** Records on fabric.rates (one per node cycle and source, what the sink consumes). */
   long rates() {
     return rates.get();
   }

@@ -1,5 +1,7 @@
 package io.fabricpulse.app.demo;
 
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.collectors.agent.KafkaRecordOutput;
 import io.fabricpulse.collectors.publish.RecordPublisher;
 import io.fabricpulse.collectors.sim.FabricSimulator;
@@ -7,6 +9,7 @@ import io.fabricpulse.collectors.sim.SimulatedAgents;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import java.time.Instant;
 import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The node agents of every simulated host ({@link SimulatedAgents}: the collector's own source
@@ -17,6 +20,7 @@ final class SimulatedFleet implements AutoCloseable {
   private final SimulatedAgents agents;
   private final KafkaRecordOutput output;
   private long published;
+  private long portSamples;
 
   SimulatedFleet(FabricSimulator simulator, Properties producerConfig, FabricTopics topics) {
     this.agents = new SimulatedAgents(simulator);
@@ -29,11 +33,22 @@ final class SimulatedFleet implements AutoCloseable {
     for (SimulatedAgents.HostRecords host : agents.collect(time)) {
       output.publish(host.identity(), host.records());
       published += host.records().size();
+      for (SpecificRecord record : host.records()) {
+        if (record instanceof NodeCounters node && node.getSource() == RateSource.PORT) {
+          portSamples += node.getPorts().size();
+        }
+      }
     }
   }
 
+  /** Raw records published (one per node cycle and source for the counter sources). */
   long published() {
     return published;
+  }
+
+  /** IB/RoCE port samples inside the published NodeCounters of source PORT. */
+  long portSamples() {
+    return portSamples;
   }
 
   long malformed() {

@@ -59,6 +59,7 @@ public final class ThroughputRun {
       watcherThread.start();
       long t0 = System.nanoTime();
       long published;
+      long portSamples;
       long seconds = settings.simulated().toSeconds();
       try (SimulatedFleet fleet =
           new SimulatedFleet(simulator, pipeline.producerConfig(), pipeline.topics())) {
@@ -77,6 +78,7 @@ public final class ThroughputRun {
         }
         fleet.flush();
         published = fleet.published();
+        portSamples = fleet.portSamples();
       }
       double publishSeconds = secondsSince(t0);
       List<String> behind =
@@ -95,11 +97,13 @@ public final class ThroughputRun {
       out.printf(
           Locale.ROOT,
           "end to end       %,d rates records derived and %,d points written; everything drained"
-              + " %.1f s after the first record = %,.0f raw records/s through the pipeline%n",
+              + " %.1f s after the first record = %,.0f raw records/s, %,.0f port samples/s"
+              + " through the pipeline%n",
           watcher.rates(),
           pipeline.sink().metrics().pointsWritten(),
           drainedSeconds,
-          published / drainedSeconds);
+          published / drainedSeconds,
+          portSamples / drainedSeconds);
       out.printf("alerts           %d (healthy fleet: expected 0)%n", watcher.alerts().size());
       behind.forEach(b -> out.println("still behind: " + b));
       return behind.isEmpty() ? 0 : 1;

@@ -403,7 +403,7 @@ class CliBadInputTest {
                   "--set",
                   "sources.gpu.command=" + tmp.resolve("no-such-nvidia-smi")));
       assertFailure(run, 1, 2, "sysfs: 1 records", "gpu: 0 records, ", "no-such-nvidia-smi");
-      assertEquals(1, run.records(PortCounters.class).size());
+      assertEquals(1, run.ports(PortCounters.class).size());
     }
 
     @Test
@@ -420,7 +420,7 @@ class CliBadInputTest {
               },
               once());
       assertEquals(0, run.exit(), run.stderr());
-      assertEquals("from-etc", run.records(PortCounters.class).get(0).getCluster());
+      assertEquals("from-etc", run.ports(PortCounters.class).get(0).getCluster());
     }
   }
 

@@ -3,6 +3,7 @@ package io.fabricpulse.app.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.collectors.testing.Samples;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ class CollectCommandTest {
   }
 
   @Test
-  void onceWithAConfigFilePrintsOnePortCountersPerPort() throws Exception {
+  void onceWithAConfigFilePrintsOneNodeRecordCarryingEveryPort() throws Exception {
     Path root = Samples.unpackSysfs("procfs-mlx4_0-qdr-2port.ttar.txt", tmp.resolve("sysfs"));
     Path config = tmp.resolve("collector.yaml");
     Files.writeString(
@@ -47,15 +48,17 @@ class CollectCommandTest {
     CliRun run = CliRun.of("collect", "--once", "--output", "json", "--config", config.toString());
 
     assertEquals(0, run.exit(), run.stderr());
-    List<PortCounters> ports = run.records(PortCounters.class);
-    assertEquals(run.records().size(), ports.size());
+    assertEquals(1, run.records().size(), "one NodeCounters for the sysfs cycle");
+    assertEquals(0L, run.records(NodeCounters.class).get(0).getSeq());
+    List<PortCounters> ports = run.ports(PortCounters.class);
     assertEquals(List.of(1, 2), ports.stream().map(PortCounters::getPort).toList());
     PortCounters first = ports.get(0);
     assertEquals("mlx4_0", first.getDevice());
     assertEquals("lab", first.getCluster());
     assertEquals("gpu001", first.getNode());
     assertEquals("4f1c0e2a-9d1b-4c55-8d7e-0a1b2c3d4e5f", first.getBootId());
-    assertEquals(List.of(0L, 1L), ports.stream().map(PortCounters::getSeq).toList());
+    // the ports share their node record's number
+    assertEquals(List.of(0L, 0L), ports.stream().map(PortCounters::getSeq).toList());
   }
 
   @Test
@@ -82,7 +85,7 @@ class CollectCommandTest {
             "sources.kmsg.enabled=false");
 
     assertEquals(0, run.exit(), run.stderr());
-    PortCounters port = run.records(PortCounters.class).get(0);
+    PortCounters port = run.ports(PortCounters.class).get(0);
     assertEquals("mlx5_0", port.getDevice());
     assertEquals("c2", port.getCluster());
     assertEquals("n9", port.getNode());
@@ -111,7 +114,7 @@ class CollectCommandTest {
             "sources.kmsg.enabled=false");
 
     assertEquals(ExitCodes.PARTIAL, run.exit(), run.stderr());
-    assertEquals(1, run.records(PortCounters.class).size());
+    assertEquals(1, run.ports(PortCounters.class).size());
     assertTrue(run.stderr().contains("gpu: "), run.stderr());
   }
 

@@ -1,11 +1,16 @@
 package io.fabricpulse.collectors.agent;
 
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.publish.RecordPublisher;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
@@ -15,22 +20,34 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes each record to the raw topic of its type (PortCounters to fabric.raw.port-counters,
- * ...) through one {@link RecordPublisher} per topic, all sharing one idempotent {@code acks=all}
- * producer, so a node holds one set of broker connections. Each topic has its own bounded
- * drop-oldest buffer, so a flood on one source cannot push out another source's records.
+ * Publishes each record to the raw topic of its type (NodeCounters by source to
+ * fabric.raw.port-counters, .pfc or .ecn, SmSweep to fabric.raw.sm, ...) through one {@link
+ * RecordPublisher} per topic, all sharing one idempotent {@code acks=all} producer, so a node holds
+ * one set of broker connections. Each topic has its own bounded drop-oldest buffer, so a flood on
+ * one source cannot push out another source's records.
  */
 public final class KafkaRecordOutput implements RecordOutput {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaRecordOutput.class);
 
   private final Producer<String, SpecificRecord> producer;
   private final Map<Class<?>, RecordPublisher> publishers = new LinkedHashMap<>();
+  private final Map<RateSource, RecordPublisher> nodeCounters = new EnumMap<>(RateSource.class);
 
   public KafkaRecordOutput(
       Producer<String, SpecificRecord> producer, FabricTopics topics, int bufferRecords) {
     this.producer = producer;
     for (TopicSpec spec : topics.raw()) {
-      publishers.put(spec.valueType(), new RecordPublisher(producer, spec.name(), bufferRecords));
+      RecordPublisher publisher = new RecordPublisher(producer, spec.name(), bufferRecords);
+      if (spec == topics.portCounters()) {
+        nodeCounters.put(RateSource.PORT, publisher);
+        nodeCounters.put(RateSource.PERFQUERY, publisher);
+      } else if (spec == topics.pfc()) {
+        nodeCounters.put(RateSource.PFC, publisher);
+      } else if (spec == topics.ecn()) {
+        nodeCounters.put(RateSource.ECN, publisher);
+      } else {
+        publishers.put(spec.valueType(), publisher);
+      }
     }
   }
 
@@ -51,7 +68,10 @@ public final class KafkaRecordOutput implements RecordOutput {
 
   /** The publisher of a record type's topic (for its counters: sent, dropped, buffered). */
   public RecordPublisher publisherFor(SpecificRecord record) {
-    RecordPublisher publisher = publishers.get(record.getClass());
+    RecordPublisher publisher =
+        record instanceof NodeCounters node
+            ? nodeCounters.get(node.getSource())
+            : publishers.get(record.getClass());
     if (publisher == null) {
       throw new IllegalArgumentException("no raw topic for " + record.getSchema().getFullName());
     }
@@ -61,15 +81,21 @@ public final class KafkaRecordOutput implements RecordOutput {
   /** Records lost over all topics: dropped past the buffer bound or refused for good by Kafka. */
   public long lost() {
     long lost = 0;
-    for (RecordPublisher publisher : publishers.values()) {
+    for (RecordPublisher publisher : all()) {
       lost += publisher.dropped() + publisher.rejected();
     }
     return lost;
   }
 
+  private List<RecordPublisher> all() {
+    List<RecordPublisher> all = new ArrayList<>(new LinkedHashSet<>(nodeCounters.values()));
+    all.addAll(publishers.values());
+    return all;
+  }
+
   @Override
   public void flush() {
-    for (RecordPublisher publisher : publishers.values()) {
+    for (RecordPublisher publisher : all()) {
       try {
         publisher.flush();
       } catch (KafkaException e) {
@@ -85,7 +111,7 @@ public final class KafkaRecordOutput implements RecordOutput {
     producer.close(Duration.ofSeconds(30));
     long unsent = 0;
     long dropped = 0;
-    for (RecordPublisher publisher : publishers.values()) {
+    for (RecordPublisher publisher : all()) {
       unsent += publisher.buffered();
       dropped += publisher.dropped();
     }

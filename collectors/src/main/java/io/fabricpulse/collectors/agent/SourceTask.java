@@ -3,6 +3,7 @@ package io.fabricpulse.collectors.agent;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,6 +42,20 @@ public abstract class SourceTask implements AutoCloseable {
   /** A context for a sample taken at {@code now}, numbered from this source's sequence. */
   protected SampleContext context(Instant now) {
     return new SampleContext(identity, now, sequence);
+  }
+
+  /**
+   * A context whose records are numbered apart from this source's sequence: for readers whose
+   * per-port records are folded into one node record, which alone takes a number ({@link #cycle}).
+   */
+  protected SampleContext unnumbered(Instant now) {
+    return SampleContext.of(identity, now);
+  }
+
+  /** The header of this cycle's node record, numbered from this source's sequence. */
+  protected static NodeRecords.Cycle cycle(SampleContext ctx) {
+    return new NodeRecords.Cycle(
+        ctx.cluster(), ctx.node(), ctx.bootId(), ctx.nextSeq(), ctx.time());
   }
 
   /** One cycle at {@code now}. */

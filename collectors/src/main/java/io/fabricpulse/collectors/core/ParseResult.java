@@ -17,6 +17,11 @@ public final class ParseResult<T> {
     malformed.add(new Malformed(source, line, reason));
   }
 
+  /** Keeps {@code other}'s skipped input, not its records (they were folded into another). */
+  public void skipAll(ParseResult<?> other) {
+    malformed.addAll(other.malformed);
+  }
+
   public void addAll(ParseResult<? extends T> other) {
     records.addAll(other.records);
     malformed.addAll(other.malformed);

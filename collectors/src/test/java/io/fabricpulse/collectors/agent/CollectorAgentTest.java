@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
-import io.fabricpulse.avro.PfcPauseFrames;
-import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.PortSample;
+import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.ethtool.EthtoolCollector;
@@ -143,15 +144,19 @@ class CollectorAgentTest {
       Map<String, Long> byType =
           records.stream()
               .collect(Collectors.groupingBy(r -> r.getSchema().getName(), Collectors.counting()));
-      assertEquals(
-          Map.of("PortCounters", 1L, "PfcPauseFrames", 1L, "GpuEcc", 8L, "GpuXid", 4L), byType);
+      // the port counters and the PFC counters each as one node record of the cycle
+      assertEquals(Map.of("NodeCounters", 2L, "GpuEcc", 8L, "GpuXid", 4L), byType);
 
-      PortCounters port = (PortCounters) records.get(0);
-      assertEquals("mlx5_0", port.getDevice());
-      assertEquals(T0, port.getTime());
-      assertEquals("boot-7", port.getBootId());
-      PfcPauseFrames pfc = (PfcPauseFrames) records.get(1);
-      assertEquals("ens1f0", pfc.getNetdev());
+      NodeCounters ports = (NodeCounters) records.get(0);
+      assertEquals(RateSource.PORT, ports.getSource());
+      assertEquals(T0, ports.getTime());
+      assertEquals("boot-7", ports.getBootId());
+      assertEquals(0L, ports.getSeq());
+      assertEquals(
+          List.of("mlx5_0"), ports.getPorts().stream().map(PortSample::getDevice).toList());
+      NodeCounters pfc = (NodeCounters) records.get(1);
+      assertEquals(RateSource.PFC, pfc.getSource());
+      assertEquals(List.of("ens1f0"), pfc.getPorts().stream().map(PortSample::getNetdev).toList());
       assertEquals(0L, pfc.getSeq());
       List<GpuEcc> gpus =
           records.stream().filter(GpuEcc.class::isInstance).map(GpuEcc.class::cast).toList();
@@ -203,8 +208,8 @@ class CollectorAgentTest {
                     Collectors.mapping(r -> r.value().getSchema().getName(), Collectors.toSet())));
     assertEquals(
         Map.of(
-            FabricTopics.PORT_COUNTERS, Set.of("PortCounters"),
-            FabricTopics.PFC, Set.of("PfcPauseFrames"),
+            FabricTopics.PORT_COUNTERS, Set.of("NodeCounters"),
+            FabricTopics.PFC, Set.of("NodeCounters"),
             FabricTopics.GPU, Set.of("GpuEcc"),
             FabricTopics.XID, Set.of("GpuXid")),
         typesByTopic);
@@ -215,19 +220,19 @@ class CollectorAgentTest {
             .filter(r -> r.topic().equals(FabricTopics.PORT_COUNTERS))
             .findFirst()
             .orElseThrow();
-    assertEquals(((PortCounters) first.value()).getTime().toEpochMilli(), first.timestamp());
-    // sysfs samples numbered 0,1,2,... in publication order
+    assertEquals(((NodeCounters) first.value()).getTime().toEpochMilli(), first.timestamp());
+    // sysfs cycles numbered 0,1,2,... in publication order
     List<Long> seqs =
         sent.stream()
             .filter(r -> r.topic().equals(FabricTopics.PORT_COUNTERS))
-            .map(r -> ((PortCounters) r.value()).getSeq())
+            .map(r -> ((NodeCounters) r.value()).getSeq())
             .toList();
     assertEquals(List.of(0L, 1L, 2L), seqs);
     assertEquals(
         List.of(T0, T0.plusMillis(100), T0.plusMillis(200)),
         sent.stream()
             .filter(r -> r.topic().equals(FabricTopics.PORT_COUNTERS))
-            .map(r -> ((PortCounters) r.value()).getTime())
+            .map(r -> ((NodeCounters) r.value()).getTime())
             .toList());
     // the Xids were in the first kernel log poll only: published once, not once per cycle
     assertEquals(4, sent.stream().filter(r -> r.topic().equals(FabricTopics.XID)).count());
@@ -238,7 +243,7 @@ class CollectorAgentTest {
     assertTrue(scheduler.stopped);
 
     // what went out is Confluent wire format that the registry-compatible deserializer reads
-    AvroDeserializer<PortCounters> reader = new AvroDeserializer<>(PortCounters.class);
+    AvroDeserializer<NodeCounters> reader = new AvroDeserializer<>(NodeCounters.class);
     reader.configure(Map.of("schema.registry.url", "mock://agent-daemon"), false);
     byte[] bytes = values.serialize(FabricTopics.PORT_COUNTERS, first.value());
     assertEquals(first.value(), reader.deserialize(FabricTopics.PORT_COUNTERS, bytes));

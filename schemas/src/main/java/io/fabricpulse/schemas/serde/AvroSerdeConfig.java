@@ -19,13 +19,16 @@ public record AvroSerdeConfig(
     boolean autoRegisterSchemas,
     boolean useLatestVersion,
     boolean specificAvroReader,
-    String basicAuthUserInfo) {
+    String basicAuthUserInfo,
+    SubjectNaming subjectNaming) {
 
   public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
   public static final String AUTO_REGISTER_SCHEMAS = "auto.register.schemas";
   public static final String USE_LATEST_VERSION = "use.latest.version";
   public static final String SPECIFIC_AVRO_READER = "specific.avro.reader";
   public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
+  public static final String VALUE_SUBJECT_NAME_STRATEGY = "value.subject.name.strategy";
+  public static final String KEY_SUBJECT_NAME_STRATEGY = "key.subject.name.strategy";
   public static final String MOCK_SCHEME = "mock://";
 
   /** Reads the Confluent keys; defaults are Confluent's (auto-register on, latest off). */
@@ -47,7 +50,8 @@ public record AvroSerdeConfig(
         bool(configs.get(SPECIFIC_AVRO_READER), true),
         configs.get(BASIC_AUTH_USER_INFO) == null
             ? null
-            : configs.get(BASIC_AUTH_USER_INFO).toString());
+            : configs.get(BASIC_AUTH_USER_INFO).toString(),
+        SubjectNaming.from(configs));
   }
 
   /** The registry behind {@code schema.registry.url}: in-process for mock://, REST otherwise. */

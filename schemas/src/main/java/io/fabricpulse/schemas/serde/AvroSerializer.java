@@ -21,8 +21,10 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Writes specific Avro records in the Confluent wire format: magic byte 0, the 4-byte big-endian
- * schema id, then the Avro binary encoding. Subject naming is TopicNameStrategy ({@code
- * <topic>-value}, {@code <topic>-key}).
+ * schema id, then the Avro binary encoding. Subjects are named by {@link SubjectNaming} ({@code
+ * value.subject.name.strategy}); fabricpulse's default, TopicRecordNameStrategy ({@code
+ * <topic>-<record full name>}), lets one topic carry the records of two contract versions during a
+ * rolling upgrade, each checked for compatibility against its own history.
  *
  * <p>With {@code use.latest.version=true} the payload is written with the subject's latest schema
  * (the id in the payload must describe the bytes): a record whose own schema differs is first
@@ -91,7 +93,7 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
   }
 
   private WriteSchema writeSchema(String topic, Schema schema) {
-    String subject = topic + (isKey ? "-key" : "-value");
+    String subject = config.subjectNaming().subject(topic, isKey, schema);
     try {
       if (config.useLatestVersion()) {
         SchemaRegistryClient.RegisteredSchema latest = registry.latest(subject);

@@ -1,15 +1,13 @@
 package io.fabricpulse.schemas.topics;
 
 import io.fabricpulse.avro.Alert;
-import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
-import io.fabricpulse.avro.EcnMarks;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
-import io.fabricpulse.avro.PfcPauseFrames;
-import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.SmSweep;
 import java.time.Duration;
 import java.util.List;
@@ -56,14 +54,14 @@ public record FabricTopics(
     String p = prefix == null ? "" : prefix;
     int small = Math.max(1, Math.min(partitions, 3));
     return new FabricTopics(
-        new TopicSpec(p + PORT_COUNTERS, PortCounters.class, partitions, RAW_RETENTION, false),
-        new TopicSpec(p + PFC, PfcPauseFrames.class, partitions, RAW_RETENTION, false),
-        new TopicSpec(p + ECN, EcnMarks.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + PORT_COUNTERS, NodeCounters.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + PFC, NodeCounters.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + ECN, NodeCounters.class, partitions, RAW_RETENTION, false),
         new TopicSpec(p + SM, SmSweep.class, small, ALERT_RETENTION, false),
         new TopicSpec(p + GPU, GpuEcc.class, partitions, RAW_RETENTION, false),
         new TopicSpec(p + XID, GpuXid.class, small, ALERT_RETENTION, false),
         new TopicSpec(p + NCCL, NcclLog.class, partitions, RAW_RETENTION, false),
-        new TopicSpec(p + RATES, CounterRates.class, partitions, DERIVED_RETENTION, false),
+        new TopicSpec(p + RATES, NodeRates.class, partitions, DERIVED_RETENTION, false),
         new TopicSpec(p + NCCL_TRANSPORT, NcclTransport.class, small, ALERT_RETENTION, false),
         new TopicSpec(p + ALERTS, Alert.class, small, ALERT_RETENTION, false),
         new TopicSpec(p + ALERTS_ACTIVE, Alert.class, small, null, true),

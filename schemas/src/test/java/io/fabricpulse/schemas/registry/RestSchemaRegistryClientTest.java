@@ -34,7 +34,11 @@ import org.junit.jupiter.api.Test;
 class RestSchemaRegistryClientTest {
 
   private static final String USER_INFO = "fabric:s3cret-pw";
-  private static final String SUBJECT = FabricTopics.PORT_COUNTERS + "-value";
+
+  /** TopicRecordNameStrategy, fabricpulse's default for values. */
+  private static final String SUBJECT =
+      FabricTopics.PORT_COUNTERS + "-io.fabricpulse.avro.PortCounters";
+
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
   private LocalSchemaRegistryServer server;
@@ -83,9 +87,9 @@ class RestSchemaRegistryClientTest {
     assertEquals(PortCounters.getClassSchema(), client(server.url()).getById(id));
     assertEquals(
         List.of(
-            "POST /subjects/fabric.raw.port-counters-value/versions",
+            "POST /subjects/" + SUBJECT + "/versions",
             "GET /schemas/ids/" + id,
-            "GET /subjects/fabric.raw.port-counters-value/versions/latest",
+            "GET /subjects/" + SUBJECT + "/versions/latest",
             "GET /schemas/ids/" + id),
         server.requests());
     assertEquals(List.of("application/vnd.schemaregistry.v1+json"), server.contentTypes());

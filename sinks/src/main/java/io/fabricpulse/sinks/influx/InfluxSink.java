@@ -2,7 +2,10 @@ package io.fabricpulse.sinks.influx;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NodeRates;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.serde.AvroDeserializer;
+import io.fabricpulse.schemas.serde.AvroOneOfDeserializer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -72,8 +76,11 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private final InfluxSinkConfig config;
   private final Consumer<String, byte[]> consumer;
   private final PointWriter writer;
-  private final AvroDeserializer<CounterRates> ratesDecoder =
-      new AvroDeserializer<>(CounterRates.class);
+
+  /** 0.2 NodeRates, or 0.1 CounterRates from a rate stage not yet upgraded. */
+  private final AvroOneOfDeserializer ratesDecoder =
+      new AvroOneOfDeserializer(List.of(NodeRates.class, CounterRates.class));
+
   private final AvroDeserializer<Alert> alertsDecoder = new AvroDeserializer<>(Alert.class);
   private final TenSecondAggregator aggregator;
   private final SinkMetrics metrics = new SinkMetrics();
@@ -276,8 +283,14 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     }
     try {
       if (record.topic().equals(config.ratesTopic())) {
-        addRates(
-            ratesDecoder.deserialize(record.topic(), record.value()), partition, record, replay);
+        SpecificRecord rates = ratesDecoder.deserialize(record.topic(), record.value());
+        if (rates instanceof NodeRates node) {
+          for (CounterRates port : NodeRecords.views(node)) {
+            addRates(port, partition, record, replay);
+          }
+        } else {
+          addRates((CounterRates) rates, partition, record, replay);
+        }
       } else if (replay) {
         return; // already written before the restart
       } else if (record.topic().equals(config.alertsTopic())) {

@@ -1,17 +1,22 @@
 package io.fabricpulse.streams.alerts;
 
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NodeRates;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.order.RatesInNodeOrder;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -25,6 +30,7 @@ public final class DetectorInputs {
   private final FabricTopics topics;
   private final DetectorSerdes serdes;
   private final Map<String, KStream<String, ?>> streams = new HashMap<>();
+  private KStream<String, CounterRates> ratesPerPort;
   private KStream<String, CounterRates> ratesInNodeOrder;
 
   public DetectorInputs(StreamsBuilder builder, FabricTopics topics, DetectorSerdes serdes) {
@@ -56,11 +62,38 @@ public final class DetectorInputs {
   }
 
   /**
-   * fabric.rates (CounterRates, key {@code cluster/node} like the raw topics and co-partitioned
-   * with them: one node's rates are in one partition, in the order its rate task wrote them).
+   * fabric.rates as one {@link CounterRates} per port (key {@code cluster/node} like the raw topics
+   * and co-partitioned with them: one node's rates are in one partition, in the order its rate task
+   * wrote them). The topic carries one 0.2 {@link NodeRates} per node cycle (or a 0.1 CounterRates
+   * from a rate stage not yet upgraded); processor {@code rates-per-port} splits each into its
+   * ports, in order, in memory.
    */
   public KStream<String, CounterRates> rates() {
-    return stream(topics.rates(), CounterRates.class);
+    if (ratesPerPort == null) {
+      Serde<SpecificRecord> values =
+          Serdes.serdeFrom(
+              new NoSerializer<>(), serdes.oneOf(List.of(NodeRates.class, CounterRates.class)));
+      ratesPerPort =
+          builder.stream(
+                  topics.rates().name(),
+                  Consumed.with(Serdes.String(), values)
+                      .withName("source-" + topics.rates().name().replace('.', '-')))
+              .flatMapValues(
+                  value ->
+                      value instanceof NodeRates node
+                          ? NodeRecords.views(node)
+                          : List.of((CounterRates) value),
+                  Named.as("rates-per-port"));
+    }
+    return ratesPerPort;
+  }
+
+  /** The source of fabric.rates only reads. */
+  private static final class NoSerializer<T> implements Serializer<T> {
+    @Override
+    public byte[] serialize(String topic, T data) {
+      throw new UnsupportedOperationException("the fabric.rates source never writes");
+    }
   }
 
   /**

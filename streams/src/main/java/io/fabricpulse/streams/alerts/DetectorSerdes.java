@@ -2,10 +2,13 @@ package io.fabricpulse.streams.alerts;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.schemas.serde.AvroOneOfDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerde;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 
 /**
@@ -29,6 +32,11 @@ public final class DetectorSerdes {
   @SuppressWarnings("unchecked")
   public synchronized <T extends SpecificRecord> Serde<T> value(Class<T> type) {
     return (Serde<T>) cache.computeIfAbsent(type, t -> AvroSerde.forValues(type, registryConfig));
+  }
+
+  /** A reader of whichever of {@code types} a record was written as (rolling upgrades). */
+  public Deserializer<SpecificRecord> oneOf(List<Class<? extends SpecificRecord>> types) {
+    return AvroOneOfDeserializer.forValues(types, registryConfig);
   }
 
   public Serde<Alert> alert() {

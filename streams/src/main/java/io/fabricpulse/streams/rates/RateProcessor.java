@@ -6,6 +6,7 @@ import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.schemas.counters.CounterMeaning;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.registry.SchemaRegistryException;
 import io.fabricpulse.streams.LineageHeaders;
 import java.nio.ByteBuffer;
@@ -27,8 +28,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rates one raw sample against the last accepted sample of its subject; the rates record keeps the
- * raw record's key ({@code cluster/node}), so fabric.rates is co-partitioned with the raw topics.
+ * Rates every port of one raw record (a 0.2 NodeCounters, or a 0.1 per-port record) against the
+ * last accepted sample of that port, and forwards one NodeRates for the record; the rates record
+ * keeps the raw record's key ({@code cluster/node}), so fabric.rates is co-partitioned with the raw
+ * topics. A port that cannot be rated is dead-lettered (naming the port) and its neighbours are
+ * rated.
  *
  * <p>Input values are raw bytes, decoded here: a record that cannot be decoded, names no complete
  * subject, or breaks the computation goes to the dead-letter sink with its coordinates instead of
@@ -65,10 +69,13 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
   private Sensor outOfOrder;
   private Sensor deadLetters;
 
-  /** Decodes the value bytes of one raw topic. */
+  /**
+   * Decodes the value bytes of one raw topic into its per-port views (one for a 0.1 record, one per
+   * port for a 0.2 NodeCounters); null when the bytes decode to null.
+   */
   @FunctionalInterface
   interface SampleDecoder {
-    RateSample decode(String topic, byte[] value);
+    List<SpecificRecord> decode(String topic, byte[] value);
   }
 
   RateProcessor(
@@ -122,9 +129,9 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
       deadLetter(record, "no decoder for topic " + topic, null);
       return;
     }
-    RateSample sample;
+    List<SpecificRecord> views;
     try {
-      sample = decoder.decode(topic, record.value());
+      views = decoder.decode(topic, record.value());
     } catch (SerializationException e) {
       if (registryUnavailable(e)) {
         // Not this record's fault: fail the task so Streams retries from the last commit instead
@@ -133,23 +140,49 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
       }
       deadLetter(record, "cannot deserialize", e);
       return;
-    } catch (RateSample.InvalidSampleException e) {
-      deadLetter(record, "invalid sample: " + e.getMessage(), e);
-      return;
     }
-    if (sample == null) {
+    if (views == null) {
       deadLetter(record, "value decoded to null", null);
       return;
     }
 
-    String storeKey = sample.storeKey();
-    LastSample last = store.get(storeKey);
     long time = record.timestamp();
-    if (last != null && time <= last.timeMs()) {
-      drop(record, sample, last);
+    List<CounterRates> rated = new ArrayList<>(views.size());
+    String key = null;
+    for (SpecificRecord view : views) {
+      RateSample sample;
+      try {
+        sample = RateSample.of(view);
+      } catch (RateSample.InvalidSampleException e) {
+        deadLetter(record, "invalid sample: " + e.getMessage(), e);
+        continue;
+      }
+      CounterRates rates = rate(record, sample, time);
+      if (rates != null) {
+        rated.add(rates);
+        key = ratesKey(record.key(), sample);
+      }
+    }
+    if (rated.isEmpty()) {
       return;
     }
+    context.forward(
+        new Record<String, SpecificRecord>(
+            key, NodeRecords.ofRates(rated), time, LineageHeaders.of(record.headers(), source)),
+        ratesSink);
+  }
 
+  /**
+   * Rates one port's sample against its last accepted one and remembers it; null when the sample is
+   * dropped (duplicate or out of order) or cannot be rated (then dead-lettered, naming the port).
+   */
+  private CounterRates rate(Record<String, byte[]> record, RateSample sample, long time) {
+    String storeKey = sample.storeKey();
+    LastSample last = store.get(storeKey);
+    if (last != null && time <= last.timeMs()) {
+      drop(record, sample, last);
+      return null;
+    }
     CounterRates rates;
     LastSample next;
     try {
@@ -157,16 +190,10 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
       next = remember(sample, time);
     } catch (RuntimeException e) {
       deadLetter(record, "cannot rate sample of " + sample.subject(), e);
-      return;
+      return null;
     }
     store.put(storeKey, next);
-    context.forward(
-        new Record<String, SpecificRecord>(
-            ratesKey(record.key(), sample),
-            rates,
-            time,
-            LineageHeaders.of(record.headers(), source)),
-        ratesSink);
+    return rates;
   }
 
   /**

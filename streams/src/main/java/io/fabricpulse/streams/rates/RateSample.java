@@ -6,6 +6,7 @@ import io.fabricpulse.avro.PfcPauseFrames;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * One raw sample (port, PFC or ECN) reduced to what the rate stage needs, with its subject: the
@@ -33,6 +34,20 @@ public record RateSample(
   /** Key in the last-sample store: the source keeps an ECN subject apart from its port's. */
   public String storeKey() {
     return source.name() + "|" + subject;
+  }
+
+  /** The sample of a per-port view: PortCounters, PfcPauseFrames or EcnMarks. */
+  public static RateSample of(SpecificRecord view) {
+    if (view instanceof PortCounters p) {
+      return of(p);
+    }
+    if (view instanceof PfcPauseFrames p) {
+      return of(p);
+    }
+    if (view instanceof EcnMarks e) {
+      return of(e);
+    }
+    throw new InvalidSampleException("not a counter sample: " + view.getSchema().getFullName());
   }
 
   public static RateSample of(PortCounters p) {

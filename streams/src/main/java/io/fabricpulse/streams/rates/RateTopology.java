@@ -1,11 +1,13 @@
 package io.fabricpulse.streams.rates;
 
-import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.PfcPauseFrames;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.ValueSerdes;
@@ -13,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -25,9 +28,10 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The rate stage (docs/design.md section 4): raw port, PFC and ECN samples in, one {@link
- * CounterRates} per sample out on {@code fabric.rates}, keyed like the raw record ({@code
- * cluster/node}); refused records to {@code fabric.dlq}.
+ * The rate stage (docs/design.md section 4): raw port, PFC and ECN samples in (one {@link
+ * NodeCounters} per node, source and cycle), one {@link NodeRates} per raw record out on {@code
+ * fabric.rates}, keyed like the raw record ({@code cluster/node}); refused records to {@code
+ * fabric.dlq}.
  *
  * <pre>
  * rates-source-port-counters ─┐
@@ -96,7 +100,7 @@ public final class RateTopology {
         parents);
     topology.addStateStore(lastSampleStore(), PROCESSOR);
 
-    Serde<CounterRates> ratesSerde = serdes.forValues(CounterRates.class);
+    Serde<NodeRates> ratesSerde = serdes.forValues(NodeRates.class);
     Serde<DeadLetter> deadLetterSerde = serdes.forValues(DeadLetter.class);
     topology.addSink(
         SINK_RATES,
@@ -148,26 +152,35 @@ public final class RateTopology {
     topology.addSource(name, new StringDeserializer(), new ByteArrayDeserializer(), topic);
   }
 
-  /** One decoder per raw topic, made per processor instance (deserializers are per task). */
+  /**
+   * One decoder per raw topic, made per processor instance (deserializers are per task). Each
+   * accepts the 0.2 {@link NodeCounters} (a node's cycle) and the 0.1 per-port record of its topic,
+   * so collectors can be upgraded node by node while the rate stage already runs 0.2.
+   */
   private static Map<String, RateProcessor.SampleDecoder> decoders(
       FabricTopics topics, ValueSerdes serdes, RateConfig config) {
     Map<String, RateProcessor.SampleDecoder> decoders = new HashMap<>();
     if (config.sources().contains(RateSource.PORT)) {
-      Deserializer<PortCounters> port = serdes.forValues(PortCounters.class).deserializer();
-      decoders.put(
-          topics.portCounters().name(),
-          (topic, bytes) -> RateSample.of(port.deserialize(topic, bytes)));
+      decoders.put(topics.portCounters().name(), decoder(serdes, PortCounters.class));
     }
     if (config.sources().contains(RateSource.PFC)) {
-      Deserializer<PfcPauseFrames> pfc = serdes.forValues(PfcPauseFrames.class).deserializer();
-      decoders.put(
-          topics.pfc().name(), (topic, bytes) -> RateSample.of(pfc.deserialize(topic, bytes)));
+      decoders.put(topics.pfc().name(), decoder(serdes, PfcPauseFrames.class));
     }
     if (config.sources().contains(RateSource.ECN)) {
-      Deserializer<EcnMarks> ecn = serdes.forValues(EcnMarks.class).deserializer();
-      decoders.put(
-          topics.ecn().name(), (topic, bytes) -> RateSample.of(ecn.deserialize(topic, bytes)));
+      decoders.put(topics.ecn().name(), decoder(serdes, EcnMarks.class));
     }
     return decoders;
+  }
+
+  private static RateProcessor.SampleDecoder decoder(
+      ValueSerdes serdes, Class<? extends SpecificRecord> legacy) {
+    Deserializer<SpecificRecord> values = serdes.oneOf(List.of(NodeCounters.class, legacy));
+    return (topic, bytes) -> {
+      SpecificRecord value = values.deserialize(topic, bytes);
+      if (value == null) {
+        return null;
+      }
+      return value instanceof NodeCounters node ? NodeRecords.views(node) : List.of(value);
+    };
   }
 }

@@ -2,6 +2,8 @@ package io.fabricpulse.streams.rates;
 
 import static io.fabricpulse.streams.rates.RateSamples.BOOT_A;
 import static io.fabricpulse.streams.rates.RateSamples.BOOT_B;
+import static io.fabricpulse.streams.rates.RateSamples.CLUSTER;
+import static io.fabricpulse.streams.rates.RateSamples.NODE;
 import static io.fabricpulse.streams.rates.RateSamples.NODE_KEY;
 import static io.fabricpulse.streams.rates.RateSamples.ecn;
 import static io.fabricpulse.streams.rates.RateSamples.ethtool;
@@ -21,6 +23,8 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.PfcPauseFrames;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.RateSource;
@@ -30,10 +34,12 @@ import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.ethtool.EthtoolRecords;
 import io.fabricpulse.collectors.ethtool.EthtoolStat;
 import io.fabricpulse.collectors.ethtool.EthtoolStatsParser;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.LineageHeaders;
 import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.ValueSerdes;
+import io.fabricpulse.streams.testing.RatesOutput;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -97,9 +103,7 @@ class RateTopologyTest {
         driver.createInputTopic(topics.portCounters().name(), keys, new ByteArraySerializer());
     ratesOut =
         driver.createOutputTopic(
-            topics.rates().name(),
-            new StringDeserializer(),
-            serdes.forValues(CounterRates.class).deserializer());
+            topics.rates().name(), new StringDeserializer(), RatesOutput.singlePort(serdes));
     dlqOut =
         driver.createOutputTopic(
             topics.deadLetters().name(),
@@ -562,5 +566,98 @@ class RateTopologyTest {
     byte[] out = new byte[buffer.remaining()];
     buffer.duplicate().get(out);
     return out;
+  }
+
+  // ---- contract 0.2: one NodeCounters per node cycle
+
+  private static PortCounters onDevice(PortCounters port, String device) {
+    return PortCounters.newBuilder(port).setDevice(device).build();
+  }
+
+  private static NodeCounters cycle(long seq, Instant time, PortCounters... ports) {
+    return NodeRecords.ofPorts(
+        new NodeRecords.Cycle(CLUSTER, NODE, BOOT_A, seq, time), RateSource.PORT, List.of(ports));
+  }
+
+  private TestOutputTopic<String, NodeRates> nodeRatesOut() {
+    return driver.createOutputTopic(
+        topics.rates().name(),
+        new StringDeserializer(),
+        serdes.forValues(NodeRates.class).deserializer());
+  }
+
+  @Test
+  void oneNodeCycleOfTwoPortsGivesOneRatesRecordWithBothPortsRated() {
+    TestInputTopic<String, NodeCounters> nodeIn =
+        driver.createInputTopic(
+            topics.portCounters().name(),
+            new StringSerializer(),
+            serdes.forValues(NodeCounters.class).serializer());
+    TestOutputTopic<String, NodeRates> out = nodeRatesOut();
+    PortCounters mlx50 = port(BOOT_A, 0, at(0), pma("port_xmit_data", 64, 1_000));
+    PortCounters mlx51 =
+        onDevice(port(BOOT_A, 0, at(0), pma("port_xmit_data", 64, 5_000)), "mlx5_1");
+    nodeIn.pipeInput(NODE_KEY, cycle(0, at(0), mlx50, mlx51), at(0));
+    nodeIn.pipeInput(
+        NODE_KEY,
+        cycle(
+            1,
+            at(1),
+            port(BOOT_A, 0, at(1), pma("port_xmit_data", 64, 1_250)),
+            onDevice(port(BOOT_A, 0, at(1), pma("port_xmit_data", 64, 5_500)), "mlx5_1")),
+        at(1));
+
+    List<TestRecord<String, NodeRates>> records = out.readRecordsToList();
+    assertEquals(2, records.size(), "one rates record per node cycle");
+    NodeRates second = records.get(1).value();
+    assertEquals(NODE_KEY, records.get(1).key());
+    assertEquals(1L, second.getSeq());
+    List<CounterRates> ports = RatesOutput.views(second);
+    assertEquals(List.of("mlx5_0", "mlx5_1"), ports.stream().map(CounterRates::getDevice).toList());
+    // port_xmit_data counts octets/4: 250 x 4 bytes and 500 x 4 bytes in one second
+    assertEquals(1_000L, rate(ports.get(0), "port_xmit_data").getDelta());
+    assertEquals(2_000L, rate(ports.get(1), "port_xmit_data").getDelta());
+    assertEquals(1_000L, ports.get(0).getIntervalMs());
+    assertNoDeadLetters();
+  }
+
+  @Test
+  void aPortThatCannotBeRatedIsDeadLetteredByNameAndItsNeighbourIsStillRated() {
+    TestInputTopic<String, NodeCounters> nodeIn =
+        driver.createInputTopic(
+            topics.portCounters().name(),
+            new StringSerializer(),
+            serdes.forValues(NodeCounters.class).serializer());
+    TestOutputTopic<String, NodeRates> out = nodeRatesOut();
+    PortCounters good = port(BOOT_A, 0, at(0), pma("port_xmit_data", 64, 1_000));
+    PortCounters nameless = onDevice(good, "");
+    nodeIn.pipeInput(NODE_KEY, cycle(0, at(0), nameless, good), at(0));
+
+    NodeRates rated = out.readValue();
+    assertEquals(
+        List.of("mlx5_0"), RatesOutput.views(rated).stream().map(CounterRates::getDevice).toList());
+    DeadLetter letter = dlqOut.readValue();
+    assertTrue(letter.getReason().contains("empty device"), letter::getReason);
+    assertTrue(dlqOut.isEmpty());
+  }
+
+  @Test
+  void aNodeWhoseCollectorIsUpgradedMidStreamKeepsItsRatesAcrossContractVersions() {
+    // 0.1 collector: one PortCounters per port
+    send(port(BOOT_A, 7, at(0), pma("port_xmit_data", 64, 1_000)));
+    assertEquals(RateTag.first, rate(ratesOut.readValue(), "port_xmit_data").getTag());
+    // the same node after its collector was upgraded to 0.2 (its sequence restarts)
+    TestInputTopic<String, NodeCounters> nodeIn =
+        driver.createInputTopic(
+            topics.portCounters().name(),
+            new StringSerializer(),
+            serdes.forValues(NodeCounters.class).serializer());
+    nodeIn.pipeInput(
+        NODE_KEY, cycle(0, at(1), port(BOOT_A, 0, at(1), pma("port_xmit_data", 64, 1_100))), at(1));
+
+    CounterRate xmit = rate(ratesOut.readValue(), "port_xmit_data");
+    assertEquals(RateTag.normal, xmit.getTag());
+    assertEquals(400L, xmit.getDelta());
+    assertNoDeadLetters();
   }
 }

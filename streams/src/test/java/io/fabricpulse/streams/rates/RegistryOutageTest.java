@@ -17,11 +17,11 @@ import io.fabricpulse.streams.ValueSerdes;
 import java.net.ConnectException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -38,28 +38,28 @@ class RegistryOutageTest {
 
   @TempDir Path stateDir;
 
-  /** Real serdes, except that reading PortCounters finds the registry unreachable. */
+  /** Real serdes, except that reading port counters finds the registry unreachable. */
   private static final ValueSerdes REGISTRY_DOWN_FOR_READS =
       new ValueSerdes() {
         private final ValueSerdes real = ValueSerdes.registry(REGISTRY);
 
         @Override
-        @SuppressWarnings("unchecked")
         public <T extends SpecificRecord> Serde<T> forValues(Class<T> type) {
-          Serde<T> serde = real.forValues(type);
-          if (type != PortCounters.class) {
-            return serde;
+          return real.forValues(type);
+        }
+
+        @Override
+        public Deserializer<SpecificRecord> oneOf(List<Class<? extends SpecificRecord>> types) {
+          if (!types.contains(PortCounters.class)) {
+            return real.oneOf(types);
           }
-          Deserializer<PortCounters> unreachable =
-              (topic, bytes) -> {
-                throw new SerializationException(
-                    "topic " + topic + ": cannot decode PortCounters",
-                    new SchemaRegistryException(
-                        "GET http://127.0.0.1:8081/schemas/ids/1 failed",
-                        new ConnectException("Connection refused")));
-              };
-          return (Serde<T>)
-              Serdes.serdeFrom(((Serde<PortCounters>) serde).serializer(), unreachable);
+          return (topic, bytes) -> {
+            throw new SerializationException(
+                "topic " + topic + ": cannot decode PortCounters",
+                new SchemaRegistryException(
+                    "GET http://127.0.0.1:8081/schemas/ids/1 failed",
+                    new ConnectException("Connection refused")));
+          };
         }
       };
 
