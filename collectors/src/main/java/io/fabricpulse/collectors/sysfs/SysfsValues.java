@@ -12,7 +12,6 @@ public final class SysfsValues {
   // "400 Gb/sec (4X NDR)", "10 Gb/sec (4X)", "2.5 Gb/sec (1X SDR)" [procfs][K-sysfs]
   private static final Pattern RATE =
       Pattern.compile("^\\s*([0-9]+(?:\\.[0-9]+)?)\\s*Gb/sec\\s*(?:\\((\\d+X)\\b[^)]*\\))?");
-  private static final Pattern DIGITS = Pattern.compile("[0-9]+");
 
   private SysfsValues() {}
 
@@ -41,16 +40,33 @@ public final class SysfsValues {
     }
     String trimmed = text.strip();
     int colon = trimmed.indexOf(':');
-    if (colon > 0 && DIGITS.matcher(trimmed.substring(0, colon).strip()).matches()) {
+    if (colon > 0 && isDigits(trimmed.substring(0, colon).strip())) {
       trimmed = trimmed.substring(colon + 1).strip();
     }
     return trimmed.isEmpty() ? null : trimmed;
   }
 
+  /**
+   * True for one or more ASCII digits. A loop, not a regular expression: the agent checks every
+   * counter file of every port each cycle.
+   */
+  static boolean isDigits(String text) {
+    if (text.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** A counter file's value: unsigned decimal (up to 2^64-1, stored two's-complement) or null. */
   public static Long parseUnsigned(String text) {
     String trimmed = text.strip();
-    if (!DIGITS.matcher(trimmed).matches()) {
+    if (!isDigits(trimmed)) {
       return null;
     }
     try {

@@ -4,7 +4,8 @@ import io.fabricpulse.schemas.registry.SchemaRegistryClient;
 import io.fabricpulse.schemas.registry.SchemaRegistryException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.io.OutputStream;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
@@ -76,19 +77,69 @@ public class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
       writeSchemas.put(target, write);
     }
     try {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-      out.write(MAGIC_BYTE);
-      out.write(ByteBuffer.allocate(4).putInt(write.id()).array());
-      BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+      WireBuffer buffer = BUFFERS.get();
+      buffer.reset();
+      buffer.write(MAGIC_BYTE);
+      buffer.writeInt(write.id());
+      BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(buffer, buffer.encoder);
+      buffer.encoder = encoder;
       writers
           .computeIfAbsent(schema, writerSchema -> new SpecificDatumWriter<>(writerSchema))
           .write(record, encoder);
       encoder.flush();
-      byte[] bytes = out.toByteArray();
+      byte[] bytes = buffer.toByteArray();
       return write.schema().equals(schema) ? bytes : transcode(bytes, schema, write.schema());
     } catch (IOException | RuntimeException e) {
       throw new SerializationException(
           "cannot serialize " + schema.getFullName() + " for topic " + topic + ": " + e, e);
+    }
+  }
+
+  /**
+   * A per-thread growable buffer and buffered encoder, reused from record to record: no
+   * synchronized stream, no encoder allocated per record (a producer or stream thread serializes
+   * thousands of records per second).
+   */
+  private static final ThreadLocal<WireBuffer> BUFFERS = ThreadLocal.withInitial(WireBuffer::new);
+
+  private static final class WireBuffer extends OutputStream {
+    private byte[] bytes = new byte[1024];
+    private int size;
+    BinaryEncoder encoder;
+
+    void reset() {
+      size = 0;
+    }
+
+    void writeInt(int value) {
+      ensure(4);
+      bytes[size++] = (byte) (value >>> 24);
+      bytes[size++] = (byte) (value >>> 16);
+      bytes[size++] = (byte) (value >>> 8);
+      bytes[size++] = (byte) value;
+    }
+
+    @Override
+    public void write(int b) {
+      ensure(1);
+      bytes[size++] = (byte) b;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      ensure(len);
+      System.arraycopy(b, off, bytes, size, len);
+      size += len;
+    }
+
+    private void ensure(int more) {
+      if (size + more > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+      }
+    }
+
+    byte[] toByteArray() {
+      return Arrays.copyOf(bytes, size);
     }
   }
 

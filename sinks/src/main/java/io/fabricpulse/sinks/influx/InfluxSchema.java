@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -142,9 +143,22 @@ public final class InfluxSchema {
     return measurement + AGGREGATE_SUFFIX;
   }
 
+  /** Field names by counter name: a fleet has a few hundred counter names, seen every sample. */
+  private static final Map<String, String> FIELD_NAMES = new ConcurrentHashMap<>();
+
+  private static final int MAX_CACHED_FIELD_NAMES = 10_000;
+
   /** Field-safe form of a counter name: characters outside [A-Za-z0-9_] become '_'. */
   public static String fieldName(String counter) {
-    return NOT_A_NAME_CHAR.matcher(counter).replaceAll("_");
+    String cached = FIELD_NAMES.get(counter);
+    if (cached != null) {
+      return cached;
+    }
+    String name = NOT_A_NAME_CHAR.matcher(counter).replaceAll("_");
+    if (FIELD_NAMES.size() < MAX_CACHED_FIELD_NAMES) {
+      FIELD_NAMES.put(counter, name);
+    }
+    return name;
   }
 
   /** True when the rate stage knew the increase: tags normal, wrap, clear and reboot. */

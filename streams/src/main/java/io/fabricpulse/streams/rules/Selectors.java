@@ -1,6 +1,8 @@
 package io.fabricpulse.streams.rules;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -31,8 +33,13 @@ public record Selectors(
         && (priorities == null || subjectPriority == null || priorities.contains(subjectPriority));
   }
 
+  /** Compiled globs: rules hold a handful, matched against every record. */
+  private static final Map<String, Pattern> COMPILED = new ConcurrentHashMap<>();
+
   private static boolean globMatches(String glob, String value) {
-    return glob == null || value == null || globToRegex(glob).matcher(value).matches();
+    return glob == null
+        || value == null
+        || COMPILED.computeIfAbsent(glob, Selectors::globToRegex).matcher(value).matches();
   }
 
   static Pattern globToRegex(String glob) {
