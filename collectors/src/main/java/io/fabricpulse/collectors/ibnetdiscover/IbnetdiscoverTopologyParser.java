@@ -22,7 +22,10 @@ import java.util.regex.Pattern;
  * R-} and the node GUID unless a node-name map renamed them; then the GUID of a switch end is
  * unknown (null). As in {@code ibnetdiscover -p}, a CA end carries its port GUID and a switch end
  * its node GUID. {@code vendid=}, {@code devid=}, {@code sysimgguid=}, {@code switchguid=}, {@code
- * caguid=}, {@code rtguid=} lines and {@code #} comments carry nothing a link needs.
+ * caguid=}, {@code rtguid=} lines and {@code #} comments carry nothing a link needs. ibdiagnet
+ * writes the same format as {@code ibdiagnet2.ibnetdiscover}, with a switch port's label in the
+ * parentheses after its number ({@code [1](1/1/1) "S-fc6a1c030091cf00"[63]}) and {@code enhanced
+ * port 0} switches.
  */
 public final class IbnetdiscoverTopologyParser {
   private static final Pattern NODE =
@@ -30,7 +33,7 @@ public final class IbnetdiscoverTopologyParser {
           "^(?<kind>Switch|Ca|Rt)\\s+(?<ports>\\d{1,3})\\s+\"(?<id>[^\"]*)\"\\s*#\\s*\"(?<desc>.*?)\"(?<rest>.*)$");
   private static final Pattern PORT =
       Pattern.compile(
-          "^\\[(?<port>\\d{1,3})\\](?:\\((?<pguid>[0-9A-Fa-f]{1,16})\\))?\\s+\"(?<rid>[^\"]*)\""
+          "^\\[(?<port>\\d{1,3})\\](?:\\((?<paren>[^)]*)\\))?\\s+\"(?<rid>[^\"]*)\""
               + "\\[(?<rport>\\d{1,3})\\](?:\\((?<rpguid>[0-9A-Fa-f]{1,16})\\))?\\s*#\\s*(?<comment>.*)$");
   private static final Pattern COMMENT =
       Pattern.compile(
@@ -139,8 +142,11 @@ public final class IbnetdiscoverTopologyParser {
 
     LinkEnd end(Matcher port, Matcher comment) {
       String guid = type == NodeType.SWITCH ? nodeGuid : null;
-      if (port.group("pguid") != null) {
-        guid = LinkEnd.normalizeGuid(port.group("pguid"));
+      // A CA port's parentheses hold its port GUID; a switch port's hold ibdiagnet's port label
+      // ([1](1/1/1) on a Quantum-2: cage 1, port 1, split 1).
+      String paren = port.group("paren");
+      if (type != NodeType.SWITCH && paren != null && LinkEnd.isGuid(paren)) {
+        guid = LinkEnd.normalizeGuid(paren);
       }
       Integer lid =
           comment.group("llid") != null ? Integer.valueOf(comment.group("llid")) : baseLid;

@@ -72,4 +72,29 @@ class IbnetdiscoverTopologyParserTest {
         "a node-name-map name has no GUID");
     assertEquals(IbSpeed.EDR, mapped.speed());
   }
+
+  @Test
+  void ibdiagnetsCopyLabelsQuantum2SwitchPortsInParentheses() {
+    String file = "ibdiagnet/gary-minghuili-ibdiagnet2-ibnetdiscover-ndr-excerpt.ibnetdiscover";
+    ParseResult<PortLink> result = parser.parse(file, read(file));
+
+    assertEquals(List.of(), result.malformed());
+    assertEquals(41, result.records().size(), "8 spine ports, 32 host ports and the leaf uplink");
+    PortLink spineToLeaf = result.records().get(0);
+    assertEquals(
+        new LinkEnd(
+            NodeType.SWITCH, "0xb0cf0e0300d33fc0", "MF0;ib-switch-sequoia:MQM9700/U1", 180, 1),
+        spineToLeaf.local(),
+        "[1](1/1/1): the label is no port GUID");
+    assertEquals(
+        new LinkEnd(
+            NodeType.SWITCH, "0xfc6a1c030091cf00", "Quantum-2 Mellanox Technologies", 13, 63),
+        spineToLeaf.remote());
+    assertEquals(IbSpeed.NDR, spineToLeaf.speed());
+    PortLink host = result.records().get(8);
+    assertEquals(
+        new LinkEnd(NodeType.CA, "0x5c25730300e6706e", "is-north-7-compute-1 mlx5_8", 164, 1),
+        host.remote());
+    assertEquals(1, host.local().port());
+  }
 }
