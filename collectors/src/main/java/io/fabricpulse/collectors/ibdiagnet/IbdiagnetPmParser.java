@@ -85,15 +85,14 @@ public final class IbdiagnetPmParser {
       result.skip(source, section.line, "port section without counters");
       return;
     }
-    Matcher h = section.header;
     result.add(
         new IbdiagnetPortCounters(
             runTime,
-            LinkEnd.normalizeGuid(h.group("guid")),
-            Integer.parseInt(h.group("lid").substring(2), 16),
-            Integer.parseInt(h.group("port")),
-            Integer.parseInt(h.group("device")),
-            h.group("name").strip(),
+            section.guid,
+            section.lid,
+            section.port,
+            section.deviceId,
+            section.portName,
             section.counters,
             section.unavailable,
             section.line));
@@ -112,16 +111,24 @@ public final class IbdiagnetPmParser {
     return time;
   }
 
-  /** The port section being read. */
+  /** The port section being read: its header's values and the counters so far. */
   private static final class Section {
     final long line;
-    final Matcher header;
+    final String guid;
+    final int lid;
+    final int port;
+    final int deviceId;
+    final String portName;
     final Map<String, Long> counters = new LinkedHashMap<>();
     final List<String> unavailable = new ArrayList<>();
 
     Section(long line, Matcher header) {
       this.line = line;
-      this.header = header;
+      this.guid = LinkEnd.normalizeGuid(header.group("guid"));
+      this.lid = Integer.parseInt(header.group("lid").substring(2), 16);
+      this.port = Integer.parseInt(header.group("port"));
+      this.deviceId = Integer.parseInt(header.group("device"));
+      this.portName = header.group("name").strip();
     }
   }
 }
