@@ -9,8 +9,14 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.FabricLink;
+import io.fabricpulse.avro.FabricLinkChange;
+import io.fabricpulse.avro.FabricNodeType;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.LinkChangeKind;
+import io.fabricpulse.avro.LinkPort;
+import io.fabricpulse.avro.LinkSpeed;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.NodeCounters;
@@ -23,6 +29,7 @@ import io.fabricpulse.avro.Severity;
 import io.fabricpulse.avro.SmEventKind;
 import io.fabricpulse.avro.SmSource;
 import io.fabricpulse.avro.SmSweep;
+import io.fabricpulse.avro.TopologySource;
 import io.fabricpulse.avro.XidKind;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import java.nio.ByteBuffer;
@@ -59,7 +66,9 @@ public final class SampleRecords {
         alert(),
         deadLetter(),
         nodeCounters(),
-        nodeRates());
+        nodeRates(),
+        fabricLink(),
+        fabricLinkChange());
   }
 
   /** Contract 0.2: the sample port and one more of the same node in one cycle. */
@@ -76,6 +85,63 @@ public final class SampleRecords {
   /** Contract 0.2: the sample rates as the one port of a node's rates record. */
   public static NodeRates nodeRates() {
     return NodeRecords.ofRates(List.of(counterRates()));
+  }
+
+  /**
+   * The 1x ISL of collectors/testdata/iblinkinfo/ibsim-iblinkinfo-leaf01-spine01-1x.txt: leaf01
+   * port 8 to spine01 port 2 at 1X SDR where both ends could do 12X at 10 Gb/s.
+   */
+  public static FabricLink fabricLink() {
+    return FabricLink.newBuilder()
+        .setCluster("h100-a")
+        .setLinkId("h100-a/0x0000000000200000:8<->0x0000000000200002:2")
+        .setObservedBy("sm01")
+        .setSource(TopologySource.IBLINKINFO)
+        .setSweepSeq(3L)
+        .setTime(TIME)
+        .setEndA(
+            LinkPort.newBuilder()
+                .setGuid("0x0000000000200000")
+                .setNodeType(FabricNodeType.SWITCH)
+                .setNodeDescription("leaf01")
+                .setLid(1)
+                .setPort(8)
+                .setWidth(1)
+                .setSpeed(LinkSpeed.SDR)
+                .build())
+        .setEndB(
+            LinkPort.newBuilder()
+                .setGuid("0x0000000000200002")
+                .setNodeType(FabricNodeType.SWITCH)
+                .setNodeDescription("spine01")
+                .setLid(4)
+                .setPort(2)
+                .setWidth(1)
+                .setSpeed(LinkSpeed.SDR)
+                .build())
+        .setPossibleWidth(12)
+        .setPossibleSpeed(LinkSpeed.QDR)
+        .build();
+  }
+
+  /** The same ISL renegotiating from 4x to 1x between two sweeps a minute apart. */
+  public static FabricLinkChange fabricLinkChange() {
+    FabricLink after = fabricLink();
+    FabricLink before = fabricLink();
+    before.setTime(TIME.minusSeconds(60));
+    before.getEndA().setWidth(4);
+    before.getEndB().setWidth(4);
+    return FabricLinkChange.newBuilder()
+        .setCluster("h100-a")
+        .setLinkId(after.getLinkId())
+        .setObservedBy("sm01")
+        .setSweepSeq(3L)
+        .setTime(TIME)
+        .setPreviousTime(TIME.minusSeconds(60))
+        .setChange(LinkChangeKind.RENEGOTIATED)
+        .setBefore(before)
+        .setAfter(after)
+        .build();
   }
 
   static Counter counter(String name, CounterGroup group, long value, int width) {

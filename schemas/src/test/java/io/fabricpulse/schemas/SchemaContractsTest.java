@@ -25,6 +25,17 @@ class SchemaContractsTest {
   static final Path CURRENT = Path.of("src/main/avro");
   static final Path RELEASED = Path.of("src/test/resources/released/0.1.0");
 
+  /**
+   * Records added since release 0.1.0, with their contract version; they have no released version
+   * to be checked against until the next release copies them to src/test/resources/released.
+   */
+  static final Map<String, Integer> NEW_SINCE_RELEASE =
+      Map.of(
+          "io.fabricpulse.avro.FabricLink", 1,
+          "io.fabricpulse.avro.FabricLinkChange", 1,
+          "io.fabricpulse.avro.NodeCounters", 1,
+          "io.fabricpulse.avro.NodeRates", 1);
+
   /** Top-level schemas of a directory by full name; Counter.avsc first, the others use it. */
   static Map<String, Schema> load(Path dir) throws IOException {
     List<Path> files;
@@ -89,9 +100,9 @@ class SchemaContractsTest {
   void everyCurrentSchemaReadsDataWrittenWithItsReleasedVersion() throws IOException {
     Map<String, Schema> current = load(CURRENT);
     Map<String, Schema> released = load(RELEASED);
-    // 9 topic value types, the 4 per-port records of contract 0.1 (still read during an upgrade,
-    // and the views parse prints and detect reads), and Counter
-    assertEquals(14, current.size(), current.keySet().toString());
+    // 9 topic value types of 0.1, the 2 node records of 0.2, the 2 topology records, and Counter;
+    // the 4 per-port records of 0.1 are still read during an upgrade and are the views parse prints
+    assertEquals(16, current.size(), current.keySet().toString());
 
     List<String> violations = new ArrayList<>();
     for (Map.Entry<String, Schema> old : released.entrySet()) {
@@ -103,6 +114,57 @@ class SchemaContractsTest {
       }
     }
     assertTrue(violations.isEmpty(), String.join("\n", violations));
+  }
+
+  @Test
+  void everySchemaIsReleasedOrListedAsNewWithItsVersion() throws IOException {
+    Map<String, Schema> current = load(CURRENT);
+    Map<String, Schema> released = load(RELEASED);
+    List<String> unlisted = new ArrayList<>();
+    for (Map.Entry<String, Schema> schema : current.entrySet()) {
+      String name = schema.getKey();
+      if (released.containsKey(name)) {
+        assertTrue(!NEW_SINCE_RELEASE.containsKey(name), name + " is released, not new");
+        continue;
+      }
+      Integer version = NEW_SINCE_RELEASE.get(name);
+      if (version == null) {
+        unlisted.add(name);
+      } else {
+        String doc = schema.getValue().getDoc();
+        assertTrue(
+            doc.startsWith("Version " + version + " of "),
+            name + " doc should start with its contract version: " + doc);
+      }
+    }
+    assertTrue(unlisted.isEmpty(), "new schemas not in NEW_SINCE_RELEASE: " + unlisted);
+  }
+
+  @Test
+  void theTopologyTopicReadsLinksWrittenBeforeAnOptionalFieldWasAdded() throws IOException {
+    // fabric.topology is compacted: a link record can stay on the topic for years, so every later
+    // FabricLink must read it. A future optional field is the allowed kind of change.
+    Schema current = load(CURRENT).get("io.fabricpulse.avro.FabricLink");
+    Schema withExtraOptional =
+        new Schema.Parser()
+            .parse(
+                current
+                    .toString()
+                    .replace(
+                        "{\"name\":\"possible_width\"",
+                        "{\"name\":\"cable\",\"type\":[\"null\",\"string\"],\"default\":null,"
+                            + "\"doc\":\"x\"},{\"name\":\"possible_width\""));
+    assertTrue(withExtraOptional.getField("cable") != null);
+    assertEquals(List.of(), backwardViolations(withExtraOptional, current));
+    Schema withExtraRequired =
+        new Schema.Parser()
+            .parse(
+                current
+                    .toString()
+                    .replace(
+                        "{\"name\":\"possible_width\"",
+                        "{\"name\":\"cable\",\"type\":\"string\"},{\"name\":\"possible_width\""));
+    assertEquals(1, backwardViolations(withExtraRequired, current).size());
   }
 
   @Test

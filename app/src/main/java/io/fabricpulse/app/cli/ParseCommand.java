@@ -43,7 +43,8 @@ import picocli.CommandLine.Parameters;
     footer = {
       "  fabricpulse parse --format kmsg --zone Europe/Berlin dmesg.txt",
       "  fabricpulse parse --format nccl --job 4711 slurm-4711.out | fabricpulse detect",
-      "  ethtool -S ens1f0np0 | fabricpulse parse --format ethtool --netdev ens1f0np0 -"
+      "  ethtool -S ens1f0np0 | fabricpulse parse --format ethtool --netdev ens1f0np0 -",
+      "  fabricpulse parse --format ibdiagnet-log /var/tmp/ibdiagnet2/ibdiagnet2.log"
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -153,10 +154,10 @@ public final class ParseCommand implements Callable<Integer> {
               driver,
               job,
               zoneId);
-      ParseResult<SpecificRecord> result =
+      ParseResult<Object> result =
           format.parse(input.name(), input.text(), input.directory(), ctx, extras);
-      for (SpecificRecord record : result.records()) {
-        out.println(JsonRecords.toJson(record));
+      for (Object record : result.records()) {
+        out.println(json(record));
       }
       exit = Math.max(exit, report(err, input, result));
     }
@@ -166,7 +167,21 @@ public final class ParseCommand implements Callable<Integer> {
   }
 
   /** The per-file summary on stderr; returns the file's exit code. */
-  private int report(PrintWriter err, Input input, ParseResult<SpecificRecord> result) {
+  /**
+   * A pipeline record in its JSON-lines form, a fabric tool's parsed record in {@link
+   * ToolRecordJson}'s.
+   */
+  private static String json(Object record) {
+    if (record instanceof SpecificRecord avro) {
+      return JsonRecords.toJson(avro);
+    }
+    if (record instanceof Record parsed) {
+      return ToolRecordJson.toJson(parsed);
+    }
+    throw new IllegalStateException("a parser returned " + record.getClass().getName());
+  }
+
+  private int report(PrintWriter err, Input input, ParseResult<Object> result) {
     String name = input.name();
     List<Malformed> malformed = result.malformed();
     int records = result.records().size();

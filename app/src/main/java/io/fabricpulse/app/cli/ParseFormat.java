@@ -6,6 +6,12 @@ import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.ethtool.EthtoolRecords;
 import io.fabricpulse.collectors.ethtool.EthtoolStat;
 import io.fabricpulse.collectors.ethtool.EthtoolStatsParser;
+import io.fabricpulse.collectors.ibdiagnet.IbdiagnetLogParser;
+import io.fabricpulse.collectors.ibdiagnet.IbdiagnetPmParser;
+import io.fabricpulse.collectors.iblinkinfo.IblinkinfoParser;
+import io.fabricpulse.collectors.ibnetdiscover.IbnetdiscoverOutput;
+import io.fabricpulse.collectors.ibstat.IbstatParser;
+import io.fabricpulse.collectors.ibstatus.IbstatusParser;
 import io.fabricpulse.collectors.kmsg.KernelLogXidParser;
 import io.fabricpulse.collectors.nccl.NcclLineParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiCsvParser;
@@ -19,9 +25,12 @@ import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.Locale;
-import org.apache.avro.specific.SpecificRecord;
 
-/** The captured tool outputs {@code fabricpulse parse} reads, each with the collector's parser. */
+/**
+ * The captured tool outputs {@code fabricpulse parse} reads, each with the collector's parser. Most
+ * give pipeline records (Avro); the fabric tools ({@link #IBNETDISCOVER} to {@link #IBSTATUS}) give
+ * their parser's Java records, written by {@link ToolRecordJson}.
+ */
 public enum ParseFormat {
   /** A sysfs root directory (holding class/infiniband): PortCounters per port. */
   SYSFS("sysfs"),
@@ -42,7 +51,19 @@ public enum ParseFormat {
   /** {@code perfquery [-x]}: PortCounters. */
   PERFQUERY("perfquery"),
   /** {@code ibqueryerrors}: PortCounters per reported port. */
-  IBQUERYERRORS("ibqueryerrors");
+  IBQUERYERRORS("ibqueryerrors"),
+  /** {@code ibnetdiscover -p} or the plain topology file: a PortLink per port line. */
+  IBNETDISCOVER("ibnetdiscover"),
+  /** {@code iblinkinfo [-l]}: a PortLink per port line. */
+  IBLINKINFO("iblinkinfo"),
+  /** {@code ibdiagnet2.log}: an IbdiagnetFinding per warning or error. */
+  IBDIAGNET_LOG("ibdiagnet-log"),
+  /** {@code ibdiagnet2.pm} ({@code pm_info}): IbdiagnetPortCounters per port section. */
+  IBDIAGNET_PM("ibdiagnet-pm"),
+  /** {@code ibstat}: an IbstatPort per port. */
+  IBSTAT("ibstat"),
+  /** {@code ibstatus}: an IbstatusPort per port. */
+  IBSTATUS("ibstatus");
 
   private final String cliName;
 
@@ -78,9 +99,9 @@ public enum ParseFormat {
    * @param text the file's text (null for {@link #SYSFS})
    * @param directory the sysfs root (only for {@link #SYSFS})
    */
-  public ParseResult<SpecificRecord> parse(
+  public ParseResult<Object> parse(
       String source, String text, Path directory, SampleContext ctx, Extras extras) {
-    ParseResult<SpecificRecord> result = new ParseResult<>();
+    ParseResult<Object> result = new ParseResult<>();
     switch (this) {
       case SYSFS ->
           result.addAll(new SysfsPortCounterReader(new DirectorySysfsTree(directory)).read(ctx));
@@ -117,6 +138,12 @@ public enum ParseFormat {
       }
       case PERFQUERY -> result.addAll(new PerfqueryParser().parse(ctx, source, text));
       case IBQUERYERRORS -> result.addAll(new IbqueryerrorsParser().parse(ctx, source, text));
+      case IBNETDISCOVER -> result.addAll(IbnetdiscoverOutput.parse(source, text));
+      case IBLINKINFO -> result.addAll(new IblinkinfoParser().parse(source, text));
+      case IBDIAGNET_LOG -> result.addAll(new IbdiagnetLogParser().parse(source, text));
+      case IBDIAGNET_PM -> result.addAll(new IbdiagnetPmParser().parse(source, text));
+      case IBSTAT -> result.addAll(new IbstatParser().parse(source, text));
+      case IBSTATUS -> result.addAll(new IbstatusParser().parse(source, text));
     }
     return result;
   }

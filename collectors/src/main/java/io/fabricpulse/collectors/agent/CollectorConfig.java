@@ -82,6 +82,17 @@ public final class CollectorConfig {
   public static final String OPENSM_ZONE = SourceKind.OPENSM.key("zone");
   public static final String NCCL_GLOBS = SourceKind.NCCL.key("globs");
   public static final String NCCL_JOB_REGEX = SourceKind.NCCL.key("job_regex");
+  public static final String FABRIC_TOOL = SourceKind.FABRIC.key("tool");
+  public static final String FABRIC_COMMAND = SourceKind.FABRIC.key("command");
+  public static final String FABRIC_ARGS = SourceKind.FABRIC.key("args");
+  public static final String FABRIC_TIMEOUT = SourceKind.FABRIC.key("timeout");
+  public static final String FABRIC_IBDIAGNET_DIR = SourceKind.FABRIC.key("ibdiagnet_dir");
+
+  /**
+   * The fabric source's shortest interval: one ibnetdiscover or iblinkinfo sweep sends SMPs
+   * (NodeInfo, PortInfo, ...) to every node and port of the fabric through the SM's port.
+   */
+  public static final Duration FABRIC_MIN_INTERVAL = Duration.ofMinutes(1);
 
   /** Kinds of option values and how their text is read. */
   enum Type {
@@ -153,6 +164,13 @@ public final class CollectorConfig {
         case NCCL -> {
           o.put(NCCL_GLOBS, new Option(Type.LIST, List.of()));
           o.put(NCCL_JOB_REGEX, new Option(Type.REGEX, null));
+        }
+        case FABRIC -> {
+          o.put(FABRIC_TOOL, new Option(Type.STRING, "ibnetdiscover"));
+          o.put(FABRIC_COMMAND, new Option(Type.STRING, null));
+          o.put(FABRIC_ARGS, new Option(Type.LIST, List.of()));
+          o.put(FABRIC_TIMEOUT, new Option(Type.DURATION, Duration.ofMinutes(2)));
+          o.put(FABRIC_IBDIAGNET_DIR, new Option(Type.PATH, null));
         }
       }
     }
@@ -566,7 +584,8 @@ public final class CollectorConfig {
           problems.add(origin(key) + ": " + key + ": must be at least 100ms, got " + interval);
         }
       }
-      for (String key : List.of(ETHTOOL_TIMEOUT, GPU_TIMEOUT, SMINFO_TIMEOUT)) {
+      validateFabric();
+      for (String key : List.of(ETHTOOL_TIMEOUT, GPU_TIMEOUT, SMINFO_TIMEOUT, FABRIC_TIMEOUT)) {
         Duration timeout = (Duration) values.get(key);
         if (timeout != null && timeout.isZero()) {
           problems.add(origin(key) + ": " + key + ": must be more than 0");
@@ -595,6 +614,46 @@ public final class CollectorConfig {
         problems.add(
             origin(SourceKind.NCCL.key("enabled"))
                 + ": sources.nccl.globs: the nccl source is enabled but has no globs");
+      }
+    }
+
+    /** The fabric source: a known tool, a sweep at most every minute, within its interval. */
+    private void validateFabric() {
+      Object tool = values.get(FABRIC_TOOL);
+      if (!List.of("ibnetdiscover", "iblinkinfo").contains(tool)) {
+        problems.add(
+            origin(FABRIC_TOOL)
+                + ": "
+                + FABRIC_TOOL
+                + ": must be ibnetdiscover or iblinkinfo, got '"
+                + tool
+                + "'");
+      }
+      if (!Boolean.TRUE.equals(values.get(SourceKind.FABRIC.key("enabled")))) {
+        return;
+      }
+      String intervalKey = SourceKind.FABRIC.key("interval");
+      Duration interval = (Duration) values.get(intervalKey);
+      if (interval != null && interval.compareTo(FABRIC_MIN_INTERVAL) < 0) {
+        problems.add(
+            origin(intervalKey)
+                + ": "
+                + intervalKey
+                + ": must be at least 1m (each sweep queries every port of the fabric), got "
+                + interval);
+      }
+      Duration timeout = (Duration) values.get(FABRIC_TIMEOUT);
+      if (interval != null && timeout != null && timeout.compareTo(interval) > 0) {
+        problems.add(
+            origin(FABRIC_TIMEOUT)
+                + ": "
+                + FABRIC_TIMEOUT
+                + ": must not exceed "
+                + intervalKey
+                + " ("
+                + interval
+                + "), got "
+                + timeout);
       }
     }
 

@@ -1,5 +1,8 @@
 package io.fabricpulse.collectors.agent;
 
+import io.fabricpulse.avro.FabricLink;
+import io.fabricpulse.avro.FabricLinkChange;
+import io.fabricpulse.avro.LinkChangeKind;
 import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.collectors.core.NodeIdentity;
@@ -21,10 +24,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes each record to the raw topic of its type (NodeCounters by source to
- * fabric.raw.port-counters, .pfc or .ecn, SmSweep to fabric.raw.sm, ...) through one {@link
- * RecordPublisher} per topic, all sharing one idempotent {@code acks=all} producer, so a node holds
- * one set of broker connections. Each topic has its own bounded drop-oldest buffer, so a flood on
- * one source cannot push out another source's records.
+ * fabric.raw.port-counters, .pfc or .ecn, SmSweep to fabric.raw.sm, ...; key cluster/node), the
+ * fabric collector's FabricLink and FabricLinkChange records to fabric.topology and
+ * fabric.topology.changes (key link_id; a DISAPPEARED change also tombstones its link on the
+ * compacted fabric.topology), through one {@link RecordPublisher} per topic, all sharing one
+ * idempotent {@code acks=all} producer, so a node holds one set of broker connections. Each topic
+ * has its own bounded drop-oldest buffer, so a flood on one source cannot push out another source's
+ * records.
  */
 public final class KafkaRecordOutput implements RecordOutput {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaRecordOutput.class);
@@ -49,6 +55,9 @@ public final class KafkaRecordOutput implements RecordOutput {
         publishers.put(spec.valueType(), publisher);
       }
     }
+    for (TopicSpec spec : List.of(topics.topology(), topics.topologyChanges())) {
+      publishers.put(spec.valueType(), new RecordPublisher(producer, spec.name(), bufferRecords));
+    }
   }
 
   /** The production output for a configuration: one real producer, the default topics. */
@@ -62,7 +71,17 @@ public final class KafkaRecordOutput implements RecordOutput {
   @Override
   public void publish(NodeIdentity identity, List<SpecificRecord> records) {
     for (SpecificRecord record : records) {
-      publisherFor(record).publish(identity, record);
+      if (record instanceof FabricLink link) {
+        publisherFor(record).publishKeyed(link.getLinkId(), link.getTime().toEpochMilli(), link);
+      } else if (record instanceof FabricLinkChange change) {
+        long time = change.getTime().toEpochMilli();
+        publisherFor(record).publishKeyed(change.getLinkId(), time, change);
+        if (change.getChange() == LinkChangeKind.DISAPPEARED) {
+          publishers.get(FabricLink.class).publishKeyed(change.getLinkId(), time, null);
+        }
+      } else {
+        publisherFor(record).publish(identity, record);
+      }
     }
   }
 

@@ -19,7 +19,13 @@ public enum SourceKind {
   /** The OpenSM log, on the SM hosts only, so off by default. */
   OPENSM("opensm", Duration.ofSeconds(1), false),
   /** NCCL_DEBUG logs of the jobs; needs globs, so off by default. */
-  NCCL("nccl", Duration.ofSeconds(1), false);
+  NCCL("nccl", Duration.ofSeconds(1), false),
+  /**
+   * The fabric's links from ibnetdiscover/iblinkinfo sweeps and new ibdiagnet runs: one host per
+   * fabric (the SM or a management host), so off by default; every 5 minutes, at least every minute
+   * (a sweep sends SMPs to every port of the fabric).
+   */
+  FABRIC("fabric", Duration.ofMinutes(5), false);
 
   private final String section;
   private final Duration defaultInterval;

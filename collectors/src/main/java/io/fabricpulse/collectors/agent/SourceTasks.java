@@ -18,6 +18,8 @@ import io.fabricpulse.collectors.opensm.ProcessSminfoSource;
 import io.fabricpulse.collectors.sysfs.DirectorySysfsTree;
 import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
 import io.fabricpulse.collectors.sysfs.SysfsTree;
+import io.fabricpulse.collectors.topology.CommandFabricSweep;
+import io.fabricpulse.collectors.topology.IbdiagnetRunDirectory;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
@@ -128,7 +130,37 @@ public final class SourceTasks {
                   config.list(CollectorConfig.NCCL_GLOBS),
                   config.pattern(CollectorConfig.NCCL_JOB_REGEX))));
     }
+    if (config.enabled(SourceKind.FABRIC)) {
+      tasks.add(fabricTask(config, identity));
+    }
     return tasks;
+  }
+
+  /**
+   * The fabric role: {@code ibnetdiscover -p} or {@code iblinkinfo -l} (the tool's own name and
+   * these arguments unless configured), and the ibdiagnet directory if one is configured.
+   */
+  static FabricTask fabricTask(CollectorConfig config, NodeIdentity identity) {
+    String tool = config.string(CollectorConfig.FABRIC_TOOL);
+    String command = config.string(CollectorConfig.FABRIC_COMMAND);
+    List<String> args = config.list(CollectorConfig.FABRIC_ARGS);
+    CommandFabricSweep sweep =
+        new CommandFabricSweep(
+            command != null ? command : tool,
+            !args.isEmpty() ? args : List.of(tool.equals("iblinkinfo") ? "-l" : "-p"),
+            config.duration(CollectorConfig.FABRIC_TIMEOUT));
+    Path dir = config.path(CollectorConfig.FABRIC_IBDIAGNET_DIR);
+    LOG.info(
+        "fabric: {} every {}{}",
+        String.join(" ", sweep.command()),
+        config.interval(SourceKind.FABRIC),
+        dir == null ? "" : ", new ibdiagnet runs in " + dir);
+    return new FabricTask(
+        identity,
+        config.interval(SourceKind.FABRIC),
+        tool,
+        sweep,
+        dir == null ? null : new IbdiagnetRunDirectory(dir));
   }
 
   /**

@@ -138,6 +138,15 @@ public final class RecordPublisher implements AutoCloseable {
     drain();
   }
 
+  /**
+   * Buffers one record under its own key rather than its node's: fabric.topology and its change log
+   * are keyed by link. A null {@code value} is a tombstone (the link is gone).
+   */
+  public void publishKeyed(String key, long timeMillis, SpecificRecord value) {
+    enqueue(new ProducerRecord<>(topic, null, timeMillis, key, value));
+    drain();
+  }
+
   /** Publishes every record of a parse result (the malformed part is the caller's to count). */
   public void publishAll(NodeIdentity identity, ParseResult<? extends SpecificRecord> result) {
     for (SpecificRecord record : result.records()) {

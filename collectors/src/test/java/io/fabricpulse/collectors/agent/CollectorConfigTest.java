@@ -175,4 +175,43 @@ class CollectorConfigTest {
     assertEquals(List.of("ens1f0np0", "ens2f0np0"), config.list(CollectorConfig.ETHTOOL_NETDEVS));
     assertEquals("slurm-(\\d+)\\.out", config.pattern(CollectorConfig.NCCL_JOB_REGEX).pattern());
   }
+
+  @Test
+  void theFabricSourceSweepsAtMostOncePerMinuteWithAKnownTool() throws Exception {
+    CollectorConfig defaults = CollectorConfig.defaults();
+    assertFalse(defaults.enabled(SourceKind.FABRIC), "one host per fabric enables it");
+    assertEquals(Duration.ofMinutes(5), defaults.interval(SourceKind.FABRIC));
+    assertEquals("ibnetdiscover", defaults.string(CollectorConfig.FABRIC_TOOL));
+
+    Path file =
+        yaml(
+            "sources:\n"
+                + "  fabric:\n"
+                + "    enabled: true\n"
+                + "    interval: 30s\n"
+                + "    tool: ibdiagnet\n"
+                + "    timeout: 2m\n");
+    ConfigException e =
+        assertThrows(ConfigException.class, () -> CollectorConfig.load(file, Map.of(), Map.of()));
+
+    String where = file + ":";
+    assertEquals(3, e.problems().size(), e.problems().toString());
+    assertTrue(
+        e.problems().stream()
+            .anyMatch(
+                p ->
+                    p.startsWith(
+                        where
+                            + "5: sources.fabric.tool: must be ibnetdiscover or"
+                            + " iblinkinfo, got 'ibdiagnet'")),
+        e.problems().toString());
+    assertTrue(
+        e.problems().stream()
+            .anyMatch(p -> p.startsWith(where + "4: sources.fabric.interval: must be at least 1m")),
+        e.problems().toString());
+    assertTrue(
+        e.problems().stream()
+            .anyMatch(p -> p.startsWith(where + "6: sources.fabric.timeout: must not exceed")),
+        e.problems().toString());
+  }
 }

@@ -2,6 +2,8 @@ package io.fabricpulse.schemas.topics;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.FabricLink;
+import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.NcclLog;
@@ -16,7 +18,8 @@ import java.util.List;
  * The topics of the pipeline (docs/design.md section 1), built once from config. A prefix gives a
  * parallel set, e.g. {@code replay.<incident>.} so a replay runs the same topologies on its own
  * topics. Raw topics keep history long enough to replay incidents; fabric.alerts.active is
- * compacted and holds the current state of every alert.
+ * compacted and holds the current state of every alert, fabric.topology the current state of every
+ * fabric link (keyed by link, not by node).
  */
 public record FabricTopics(
     TopicSpec portCounters,
@@ -30,7 +33,9 @@ public record FabricTopics(
     TopicSpec ncclTransport,
     TopicSpec alerts,
     TopicSpec alertsActive,
-    TopicSpec deadLetters) {
+    TopicSpec deadLetters,
+    TopicSpec topology,
+    TopicSpec topologyChanges) {
 
   public static final String PORT_COUNTERS = "fabric.raw.port-counters";
   public static final String PFC = "fabric.raw.pfc";
@@ -44,6 +49,12 @@ public record FabricTopics(
   public static final String ALERTS = "fabric.alerts";
   public static final String ALERTS_ACTIVE = "fabric.alerts.active";
   public static final String DEAD_LETTERS = "fabric.dlq";
+
+  /** The fabric's links, compacted: the latest FabricLink per link_id, a tombstone when gone. */
+  public static final String TOPOLOGY = "fabric.topology";
+
+  /** Links that appeared, disappeared or renegotiated between two sweeps (FabricLinkChange). */
+  public static final String TOPOLOGY_CHANGES = "fabric.topology.changes";
 
   private static final Duration RAW_RETENTION = Duration.ofDays(7);
   private static final Duration DERIVED_RETENTION = Duration.ofDays(3);
@@ -65,7 +76,9 @@ public record FabricTopics(
         new TopicSpec(p + NCCL_TRANSPORT, NcclTransport.class, small, ALERT_RETENTION, false),
         new TopicSpec(p + ALERTS, Alert.class, small, ALERT_RETENTION, false),
         new TopicSpec(p + ALERTS_ACTIVE, Alert.class, small, null, true),
-        new TopicSpec(p + DEAD_LETTERS, DeadLetter.class, small, RAW_RETENTION, false));
+        new TopicSpec(p + DEAD_LETTERS, DeadLetter.class, small, RAW_RETENTION, false),
+        new TopicSpec(p + TOPOLOGY, FabricLink.class, small, null, true),
+        new TopicSpec(p + TOPOLOGY_CHANGES, FabricLinkChange.class, small, ALERT_RETENTION, false));
   }
 
   public static FabricTopics defaults() {
@@ -85,7 +98,9 @@ public record FabricTopics(
         ncclTransport,
         alerts,
         alertsActive,
-        deadLetters);
+        deadLetters,
+        topology,
+        topologyChanges);
   }
 
   public List<TopicSpec> raw() {

@@ -9,7 +9,8 @@ import org.apache.avro.specific.SpecificRecord;
  * One topic of the pipeline: its name, the Avro record type of its values, and how it is created.
  * Keys are always UTF-8 strings: {@code cluster/node} for the raw topics and fabric.rates
  * (co-partitioned, see README "Contract changes"), {@code alert_id} for the alert topics, {@code
- * cluster/host/job} for fabric.nccl.transport.
+ * cluster/host/job} for fabric.nccl.transport, {@code link_id} for fabric.topology and
+ * fabric.topology.changes.
  *
  * @param retention null for the broker default; ignored for compacted topics
  */

@@ -59,7 +59,9 @@ class RateTopologyDescribeTest {
             defaults.ncclTransport(),
             defaults.alerts(),
             defaults.alertsActive(),
-            defaults.deadLetters());
+            defaults.deadLetters(),
+            defaults.topology(),
+            defaults.topologyChanges());
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,

@@ -1,0 +1,110 @@
+package io.fabricpulse.collectors.agent;
+
+import io.fabricpulse.avro.TopologySource;
+import io.fabricpulse.collectors.core.NodeIdentity;
+import io.fabricpulse.collectors.core.ParseResult;
+import io.fabricpulse.collectors.fabric.PortLink;
+import io.fabricpulse.collectors.iblinkinfo.IblinkinfoParser;
+import io.fabricpulse.collectors.ibnetdiscover.IbnetdiscoverOutput;
+import io.fabricpulse.collectors.topology.FabricSweepSource;
+import io.fabricpulse.collectors.topology.IbdiagnetRunDirectory;
+import io.fabricpulse.collectors.topology.TopologyDiff;
+import io.fabricpulse.collectors.topology.TopologyDiffer;
+import io.fabricpulse.collectors.topology.TopologySnapshot;
+import io.fabricpulse.collectors.topology.TopologySweep;
+import java.time.Duration;
+import java.time.Instant;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The fabric collector role: each cycle one topology sweep (ibnetdiscover -p or iblinkinfo -l), and
+ * the topology of a new ibdiagnet run if one appeared, each compared with its own previous
+ * snapshot. A cycle gives the FabricLinks to (re)publish and the FabricLinkChanges; the output
+ * turns a DISAPPEARED change into the tombstone of its link on fabric.topology. Switch-port counter
+ * samples are not taken here: they will use the per-node port contract of the throughput redesign.
+ */
+public final class FabricTask extends SourceTask {
+  private final String tool;
+  private final FabricSweepSource sweeps;
+  private final IbdiagnetRunDirectory ibdiagnet;
+  private long sweepSeq;
+  private TopologySnapshot lastSweep;
+  private TopologySnapshot lastIbdiagnet;
+
+  /**
+   * @param tool {@code ibnetdiscover} or {@code iblinkinfo}: how {@code sweeps}' text is parsed
+   * @param sweeps the sweep command; null to only ingest ibdiagnet runs
+   * @param ibdiagnet the ibdiagnet output directory; null when not configured
+   */
+  public FabricTask(
+      NodeIdentity identity,
+      Duration interval,
+      String tool,
+      FabricSweepSource sweeps,
+      IbdiagnetRunDirectory ibdiagnet) {
+    super(SourceKind.FABRIC, identity, interval);
+    this.tool = tool;
+    this.sweeps = sweeps;
+    this.ibdiagnet = ibdiagnet;
+  }
+
+  @Override
+  public ParseResult<SpecificRecord> collect(Instant now) throws Exception {
+    ParseResult<SpecificRecord> result = new ParseResult<>();
+    if (sweeps != null) {
+      String text = sweeps.sweep();
+      ParseResult<PortLink> ports =
+          tool.equals("iblinkinfo")
+              ? new IblinkinfoParser().parse(tool, text)
+              : IbnetdiscoverOutput.parse(tool, text);
+      TopologySource source =
+          tool.equals("iblinkinfo") ? TopologySource.IBLINKINFO : TopologySource.IBNETDISCOVER;
+      lastSweep = compare(lastSweep, snapshot(source, now, tool, ports, result), result);
+    }
+    if (ibdiagnet != null) {
+      IbdiagnetRunDirectory.Run run = ibdiagnet.newRun();
+      if (run != null) {
+        String name = run.file().toString();
+        ParseResult<PortLink> ports = IbnetdiscoverOutput.parse(name, run.text());
+        TopologySnapshot snapshot =
+            snapshot(TopologySource.IBDIAGNET, run.written(), name, ports, result);
+        lastIbdiagnet = compare(lastIbdiagnet, snapshot, result);
+      }
+    }
+    return result;
+  }
+
+  private TopologySnapshot snapshot(
+      TopologySource source,
+      Instant time,
+      String name,
+      ParseResult<PortLink> ports,
+      ParseResult<SpecificRecord> result) {
+    ports.malformed().forEach(m -> result.skip(m.source(), m.line(), m.reason()));
+    TopologySweep sweep =
+        new TopologySweep(identity().cluster(), identity().node(), source, ++sweepSeq, time);
+    ParseResult<TopologySnapshot> snapshot = TopologySnapshot.of(sweep, name, ports.records());
+    snapshot.malformed().forEach(m -> result.skip(m.source(), m.line(), m.reason()));
+    return snapshot.records().get(0);
+  }
+
+  /**
+   * Adds what changed since {@code previous} to {@code result}; returns {@code current}. A sweep
+   * that gave no link at all (a tool printing only errors) is not compared: it would read as every
+   * link of the fabric disappearing.
+   */
+  private static TopologySnapshot compare(
+      TopologySnapshot previous, TopologySnapshot current, ParseResult<SpecificRecord> result) {
+    if (current.links().isEmpty() && previous != null && !previous.links().isEmpty()) {
+      result.skip(current.sweep().source().name(), 0, "sweep gave no link; kept the previous one");
+      return previous;
+    }
+    TopologyDiff diff =
+        previous == null
+            ? TopologyDiffer.baseline(current)
+            : TopologyDiffer.diff(previous, current);
+    diff.upserts().forEach(result::add);
+    diff.changes().forEach(result::add);
+    return current;
+  }
+}
