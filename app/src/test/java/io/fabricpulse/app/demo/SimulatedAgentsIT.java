@@ -9,6 +9,7 @@ import io.fabricpulse.avro.EcnMarks;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.NcclLog;
+import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.PfcPauseFrames;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.avro.SmEventKind;
@@ -16,6 +17,7 @@ import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.collectors.sim.DemoFaults;
 import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
@@ -74,14 +76,26 @@ class SimulatedAgentsIT {
         assertEquals(0, fleet.lost());
       }
 
+      // by record type; the counter topics' NodeCounters by the type of their per-port views
       Map<Class<?>, List<SpecificRecord>> read = new HashMap<>();
       long total = 0;
       for (TopicSpec spec : topics.raw()) {
         List<SpecificRecord> records = readAll(broker.bootstrapServers(), registry, spec);
-        read.put(spec.valueType(), records);
         total += records.size();
+        for (SpecificRecord record : records) {
+          List<SpecificRecord> views =
+              record instanceof NodeCounters node ? NodeRecords.views(node) : List.of(record);
+          for (SpecificRecord view : views) {
+            read.computeIfAbsent(view.getClass(), c -> new ArrayList<>()).add(view);
+          }
+        }
       }
       assertEquals(published, total, "every published record is on its topic");
+      // one NodeCounters per node and second on the port-counters topic
+      assertEquals(
+          16 * 301,
+          readAll(broker.bootstrapServers(), registry, topics.portCounters()).size(),
+          "one port-counters record per node cycle");
 
       // 16 nodes x (8 HCAs + the RoCE storage NIC) every second.
       assertEquals(16 * 9 * 301, read.get(PortCounters.class).size());
