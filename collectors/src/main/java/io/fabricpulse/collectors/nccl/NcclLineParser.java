@@ -234,6 +234,17 @@ public final class NcclLineParser {
     return lines;
   }
 
+  /**
+   * Whether {@code line} is one this parser reads: an NCCL_DEBUG line (or one with an NCCL marker)
+   * or an application line reporting an NCCL failure. {@code parse} uses this to tell a capture of
+   * another tool (the wrong {@code --format}) from a job log.
+   */
+  public static boolean isNcclLine(String line) {
+    return NcclLinePrefix.parse(line).isPresent()
+        || NCCL_MARKER.matcher(line).find()
+        || NcclFailures.ofApplicationLine(line).isPresent();
+  }
+
   /** Lines seen so far that were not NCCL_DEBUG lines (skipped, not malformed). */
   public long nonNcclLines() {
     return nonNcclLines;
