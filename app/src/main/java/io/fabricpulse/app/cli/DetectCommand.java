@@ -4,6 +4,7 @@ import io.fabricpulse.app.output.AlertText;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.EcnMarks;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
@@ -72,8 +73,10 @@ import picocli.CommandLine.Spec;
       "is advanced by the longest rule hysteresis (+1 s), so alerts whose condition",
       "ended show their RESOLVED record; --no-flush skips that. Lines that are not",
       "records are counted and skipped (the first 5 shown); invalid UTF-8 bytes are",
-      "replaced by U+FFFD and counted. Runs in a Kafka Streams TopologyTestDriver",
-      "with an in-process (mock://) schema registry: no broker needed."
+      "replaced by U+FFFD and counted. A record the pipeline sends to its dead-letter",
+      "topic instead of judging it is shown with its line and reason (the first 5)",
+      "and counted. Runs in a Kafka Streams TopologyTestDriver with an in-process",
+      "(mock://) schema registry: no broker needed."
     },
     footerHeading = "%nExamples:%n",
     footer = {
@@ -83,7 +86,8 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:every line was a record (alerts or not: they are the output)",
-      "1:some lines were skipped as malformed; the rest was run",
+      "1:some lines were skipped as malformed, or some records were not judged (dead letters,"
+          + " each shown with its reason); the rest was run",
       "2:usage error, an unreadable file or rules, or no valid record at all"
     })
 public final class DetectCommand implements Callable<Integer> {
@@ -116,8 +120,8 @@ public final class DetectCommand implements Callable<Integer> {
   /** Longer lines are skipped unread: no record is near this, binary input has no newlines. */
   static final int MAX_LINE_BYTES = 1 << 20;
 
-  /** One input record, its topic and event time. */
-  private record Input(TopicSpec topic, String key, SpecificRecord value, long time) {}
+  /** One input record, its topic, event time and line in the input. */
+  private record Input(TopicSpec topic, String key, SpecificRecord value, long time, long line) {}
 
   @Override
   public Integer call() throws Exception {
@@ -150,8 +154,8 @@ public final class DetectCommand implements Callable<Integer> {
       if (inputs.records().isEmpty()) {
         err.println("detect: " + inputs.name() + ": no records: nothing to run");
       }
-      run(topics, rules, inputs.records(), scratch, out, err);
-      return inputs.malformed() > 0 ? ExitCodes.PARTIAL : ExitCodes.OK;
+      long deadLetters = run(topics, rules, inputs, scratch, out, err);
+      return inputs.malformed() > 0 || deadLetters > 0 ? ExitCodes.PARTIAL : ExitCodes.OK;
     } finally {
       deleteTree(scratch);
     }
@@ -214,7 +218,7 @@ public final class DetectCommand implements Callable<Integer> {
           skipped++; // a derived record (Alert, NcclTransport, ...): detect derives its own
           continue;
         }
-        inputs.add(new Input(topic, key(record), record, time(record)));
+        inputs.add(new Input(topic, key(record), record, time(record), lineNo));
       }
     }
     if (bad > MALFORMED_SHOWN) {
@@ -263,14 +267,16 @@ public final class DetectCommand implements Callable<Integer> {
     }
   }
 
-  private void run(
+  /** Runs the pipeline over the records; returns how many went to the dead-letter topic. */
+  private long run(
       FabricTopics topics,
       RuleSet rules,
-      List<Input> inputs,
+      Inputs read,
       Path scratch,
       PrintWriter out,
       PrintWriter err)
       throws IOException {
+    List<Input> inputs = read.records();
     String registry = "mock://detect-" + UUID.randomUUID();
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, FabricTopology.APPLICATION_ID + "-detect");
@@ -291,12 +297,16 @@ public final class DetectCommand implements Callable<Integer> {
       }
       outputs.add(output(driver, topics.ncclTransport(), serdes, NcclTransport.class));
       TestOutputTopic<String, Alert> alerts = output(driver, topics.alerts(), serdes, Alert.class);
+      DeadLetters deadLetters =
+          new DeadLetters(
+              output(driver, topics.deadLetters(), serdes, DeadLetter.class), read.name(), err);
       long last = start;
       for (Input input : inputs) {
         input(driver, in, input.topic(), input.value().getClass(), serdes)
             .pipeInput(input.key(), input.value(), input.time());
         last = Math.max(last, input.time());
         drain(outputs, alerts, out, err);
+        deadLetters.drain(input.line());
       }
       if (!noFlush && !inputs.isEmpty()) {
         // a tombstone on fabric.raw.nccl moves stream time (every detector skips null values)
@@ -304,10 +314,62 @@ public final class DetectCommand implements Callable<Integer> {
         input(driver, in, topics.nccl(), NcclLog.class, serdes)
             .pipeInput("flush/flush", null, flushTo);
         drain(outputs, alerts, out, err);
+        deadLetters.drain(0);
+      }
+      deadLetters.summary();
+      out.flush();
+      err.flush();
+      return deadLetters.count;
+    }
+  }
+
+  /**
+   * The records the pipeline sent to fabric.dlq instead of judging them (a sample that cannot be
+   * rated, a detector that failed on a record or in a punctuation): one stderr line each with the
+   * input line being run when it came out and the reason, the first few only, then the count.
+   */
+  private static final class DeadLetters {
+    private final TestOutputTopic<String, DeadLetter> topic;
+    private final String name;
+    private final PrintWriter err;
+    private long count;
+
+    DeadLetters(TestOutputTopic<String, DeadLetter> topic, String name, PrintWriter err) {
+      this.topic = topic;
+      this.name = name;
+      this.err = err;
+    }
+
+    /**
+     * @param line the input line just run, 0 for the end-of-input flush
+     */
+    void drain(long line) {
+      while (!topic.isEmpty()) {
+        DeadLetter letter = topic.readValue();
+        count++;
+        showMalformed(
+            err,
+            count,
+            name
+                + (line > 0 ? ":" + line : " (at the end of the input)")
+                + ": dead letter: "
+                + letter.getReason());
       }
     }
-    out.flush();
-    err.flush();
+
+    void summary() {
+      if (count > MALFORMED_SHOWN) {
+        err.println("  ... and " + (count - MALFORMED_SHOWN) + " more");
+      }
+      if (count > 0) {
+        err.println(
+            "detect: "
+                + name
+                + ": "
+                + count
+                + " record(s) not judged: sent to the dead-letter topic with the reason");
+      }
+    }
   }
 
   /** The raw topic of a node record ('collect --once' prints them), by its source. */

@@ -24,7 +24,9 @@ import io.fabricpulse.collectors.sysfs.DirectorySysfsTree;
 import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
 import java.nio.file.Path;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 
 /**
  * The captured tool outputs {@code fabricpulse parse} reads, each with the collector's parser. Most
@@ -122,19 +124,40 @@ public enum ParseFormat {
           }
         }
       }
-      case OPENSM_LOG -> result.addAll(new OpenSmLogParser(extras.zone()).parse(text, ctx, source));
+      case OPENSM_LOG -> {
+        result.addAll(new OpenSmLogParser(extras.zone()).parse(text, ctx, source));
+        refuseIfNoLineFits(
+            result,
+            source,
+            text,
+            OpenSmLogParser::isHeaderLine,
+            "not an OpenSM log line (no 'Mon DD HH:MM:SS uuuuuu [thread] 0xLL -> ' header)");
+      }
       case SMINFO -> result.addAll(new SminfoParser().parseCapture(source, text, ctx));
       case NVIDIA_SMI_CSV ->
           result.addAll(new NvidiaSmiCsvParser().parseWithHeader(text, ctx, source));
       case NVIDIA_SMI_Q -> result.addAll(new NvidiaSmiQParser().parse(text, ctx, source));
-      case KMSG ->
-          result.addAll(new KernelLogXidParser(extras.zone(), null).parse(text, ctx, source));
+      case KMSG -> {
+        result.addAll(new KernelLogXidParser(extras.zone(), null).parse(text, ctx, source));
+        refuseIfNoLineFits(
+            result,
+            source,
+            text,
+            KernelLogXidParser::isKernelLogLine,
+            "not a kernel log line (/dev/kmsg, dmesg, dmesg -T or journalctl -k)");
+      }
       case NCCL -> {
         ParseResult<NcclLog> nccl =
             new NcclLineParser(extras.zone())
                 .parseAll(NcclLineParser.linesOf(source, text.lines().toList(), extras.job()), ctx);
         NcclLineParser.timeUndatedFromNeighbours(nccl.records());
         result.addAll(nccl);
+        refuseIfNoLineFits(
+            result,
+            source,
+            text,
+            NcclLineParser::isNcclLine,
+            "not an NCCL log line (no 'NCCL INFO|WARN' and no NCCL failure)");
       }
       case PERFQUERY -> result.addAll(new PerfqueryParser().parse(ctx, source, text));
       case IBQUERYERRORS -> result.addAll(new IbqueryerrorsParser().parse(ctx, source, text));
@@ -146,5 +169,31 @@ public enum ParseFormat {
       case IBSTATUS -> result.addAll(new IbstatusParser().parse(source, text));
     }
     return result;
+  }
+
+  /**
+   * A log format's parser skips the lines it does not track without calling them malformed (most of
+   * a kernel log has no Xid), so a capture of another tool would parse to nothing, silently. When
+   * no record came out and not one line has the format's shape, every non-blank line is counted as
+   * malformed: the file held nothing usable (exit 2, like the other formats' wrong input).
+   */
+  private static void refuseIfNoLineFits(
+      ParseResult<?> result,
+      String source,
+      String text,
+      Predicate<String> fitsTheFormat,
+      String reason) {
+    if (!result.records().isEmpty() || !result.malformed().isEmpty()) {
+      return;
+    }
+    List<String> lines = text.lines().toList();
+    if (lines.stream().anyMatch(fitsTheFormat)) {
+      return;
+    }
+    for (int i = 0; i < lines.size(); i++) {
+      if (!lines.get(i).isBlank()) {
+        result.skip(source, i + 1, reason);
+      }
+    }
   }
 }

@@ -8,8 +8,8 @@ import picocli.CommandLine;
 
 /**
  * {@code --version}: the project version and the git commit the jar was built from, written into
- * {@code version.properties} by the build (Maven resource filtering, the commit from
- * buildnumber-maven-plugin). Built outside a git checkout (a source tarball) the commit is
+ * {@code version.properties} by the build (Maven resource filtering, the commit from {@code git
+ * rev-parse HEAD} in app/pom.xml). Built outside a git checkout (a source tarball) the commit is
  * "unknown" and only the version is printed.
  */
 public final class Version implements CommandLine.IVersionProvider {

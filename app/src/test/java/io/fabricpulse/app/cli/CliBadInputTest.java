@@ -163,6 +163,41 @@ class CliBadInputTest {
           run, 1, 5, "mixed.jsonl:2: type: unknown record type", "2 malformed line(s) skipped");
     }
 
+    /**
+     * A record that is valid JSON and Avro but cannot be rated (an ethtool sample whose netdev is
+     * empty) goes to the rate stage's dead-letter topic. detect used to drop it silently and exit
+     * 0; it now shows the input line and the reason, counts it, and exits 1 (partial input).
+     */
+    @Test
+    void aRecordSentToTheDeadLetterTopicIsShownAndIsPartialInput() throws Exception {
+      Path capture = tmp.resolve("ethtool-pause-synthetic.txt");
+      Files.writeString(
+          capture, "NIC statistics:\n     rx_pause_ctrl_phy: 5\n     tx_pause_ctrl_phy: 7\n");
+      CliRun noNetdev =
+          CliRun.of(
+              "parse",
+              "--format",
+              "ethtool",
+              "--driver",
+              "mlx5_core",
+              "--netdev=",
+              "--time",
+              "2025-03-01T03:00:10Z",
+              capture.toString());
+      assertEquals(0, noNetdev.exit(), noNetdev.stderr());
+      Path file = tmp.resolve("with-dead-letter.jsonl");
+      Files.writeString(file, Files.readString(oneValidRecord()) + noNetdev.stdout());
+
+      CliRun run = CliRun.of("detect", file.toString());
+
+      assertFailure(
+          run,
+          1,
+          2,
+          file + ":2: dead letter: invalid sample: sample has an empty netdev",
+          "detect: " + file + ": 1 record(s) not judged: sent to the dead-letter topic");
+    }
+
     @Test
     void anInvalidUtf8ByteInsideARecordIsReplacedAndCounted() throws Exception {
       byte[] valid = Files.readAllBytes(oneValidRecord());

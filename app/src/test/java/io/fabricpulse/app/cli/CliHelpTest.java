@@ -223,13 +223,13 @@ class CliHelpTest {
     git.setProperty("commit", "1a2b3c4d5e6f");
     assertEquals("fabricpulse 0.2.0 (commit 1a2b3c4d5e6f)", Version.line(git));
 
-    // built from a source tarball or without git: buildnumber-maven-plugin says "unknown"
+    // built from a source tarball or without git: the build says "unknown"
     Properties tarball = new Properties();
     tarball.setProperty("version", "0.2.0");
     tarball.setProperty("commit", "unknown");
     assertEquals("fabricpulse 0.2.0", Version.line(tarball));
     // not filtered at all (e.g. compiled by an IDE without Maven)
-    tarball.setProperty("commit", "${buildNumber}");
+    tarball.setProperty("commit", "${fabricpulse.commit}");
     assertEquals("fabricpulse 0.2.0", Version.line(tarball));
   }
 

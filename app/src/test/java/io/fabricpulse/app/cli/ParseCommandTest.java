@@ -327,4 +327,59 @@ class ParseCommandTest {
     assertTrue(run.stderr().contains("not a sysfs root"), run.stderr());
     assertNull(run.records().stream().findAny().orElse(null));
   }
+
+  /**
+   * The three log formats skip the lines they do not track, so a capture of another tool used to
+   * parse to nothing with exit 0 (issue 14). Now, when not one line has the format's shape, every
+   * non-blank line is counted as malformed and the exit code is 2, as for the other formats.
+   */
+  @Test
+  void aLogFormatOnAnotherToolsCaptureParsesNothingAndExitsTwo() throws Exception {
+    assertWrongFormat("kmsg", "ethtool/ethq-mlx5_core-cx4-kernel4.15.txt", "not a kernel log line");
+    assertWrongFormat(
+        "opensm-log", "kmsg/akash-244-dmesg-xid43-31-94-contained.txt", "not an OpenSM log line");
+    assertWrongFormat(
+        "nccl", "opensm/linux-rdma-opensm-3.3.21-standby-node-log1.txt", "not an NCCL log line");
+  }
+
+  private static void assertWrongFormat(String format, String capture, String reason)
+      throws Exception {
+    String path = sample(capture);
+    long nonBlank = Files.readAllLines(Path.of(path)).stream().filter(l -> !l.isBlank()).count();
+    CliRun run = CliRun.of("parse", "--format", format, path);
+    String err = run.stderr();
+    assertEquals(ParseCommand.EXIT_UNREADABLE, run.exit(), format + ": " + err);
+    assertTrue(err.contains(": 0 records, " + nonBlank + " malformed"), format + ": " + err);
+    assertTrue(err.contains(reason), format + ": " + err);
+    assertTrue(err.contains("... and " + (nonBlank - 5) + " more"), format + ": " + err);
+    assertTrue(err.contains("is --format " + format + " right?"), format + ": " + err);
+    assertEquals("", run.stdout());
+  }
+
+  @Test
+  void aKernelLogWithoutXidIsReadInFullAndExitsZero() throws Exception {
+    // a healthy node's dmesg: nothing to report is not the wrong format (synthetic lines)
+    Path file = tmp.resolve("dmesg-healthy-synthetic.txt");
+    Files.writeString(
+        file,
+        "[    0.000000] Linux version 6.1.0-18-amd64 (debian-kernel@lists.debian.org)\n"
+            + "[    2.113208] mlx5_core 0000:17:00.0: firmware version: 28.39.1002\n");
+    CliRun run = CliRun.of("parse", "--format", "kmsg", file.toString());
+    assertEquals(0, run.exit(), run.stderr());
+    assertTrue(run.stderr().contains(": 0 records, 0 malformed"), run.stderr());
+  }
+
+  @Test
+  void anOpenSmLogWithoutTrackedEventsExitsZero() throws Exception {
+    // header lines of messages we do not publish (synthetic, in OpenSM's header layout)
+    Path file = tmp.resolve("opensm-quiet-synthetic.log");
+    Files.writeString(
+        file,
+        "Mar 10 06:06:02 454800 [920D9B80] 0x03 -> OpenSM 3.3.21\n"
+            + "OpenSM 3.3.21\n"
+            + "Mar 10 06:06:03 454853 [920D9B80] 0x80 -> Loading Cached Option:guid = 0x1\n");
+    CliRun run = CliRun.of("parse", "--format", "opensm-log", file.toString());
+    assertEquals(0, run.exit(), run.stderr());
+    assertTrue(run.stderr().contains(": 0 records, 0 malformed"), run.stderr());
+  }
 }

@@ -78,6 +78,22 @@ public final class KernelLogXidParser {
     this.bootTime = bootTime;
   }
 
+  /**
+   * Whether {@code line} has the shape of a kernel log line: one of the stamps above, a journal
+   * {@code kernel:} tag, or an NVRM message. Unstamped {@code dmesg -t} lines are kernel log too,
+   * but nothing tells them apart from any other text; {@code parse} uses this to tell a capture of
+   * another tool (the wrong {@code --format}) from a kernel log without Xid events.
+   */
+  public static boolean isKernelLogLine(String line) {
+    return KMSG.matcher(line).matches()
+        || DMESG.matcher(line).matches()
+        || DMESG_T.matcher(line).matches()
+        || JOURNAL_SHORT.matcher(line).matches()
+        || JOURNAL_ISO.matcher(line).matches()
+        || line.contains(" kernel: ")
+        || line.contains("NVRM");
+  }
+
   public ParseResult<GpuXid> parse(String text, SampleContext context, String source) {
     return parseLines(text.lines().toList(), 1, context, source);
   }

@@ -175,23 +175,10 @@ public final class NcclLineParser {
     String text = line.text();
     Map<String, String> attrs = new LinkedHashMap<>();
     attrs.put("failure", failure.id());
-    Instant time = lineTime.of(text, ctx.time());
-    if (time != null) {
-      attrs.put("time_from", "line");
-    }
     ProcessState fileState = processes.get(fileKey(line.file()));
-    return NcclLog.newBuilder()
-        .setCluster(ctx.cluster())
-        .setNode(ctx.node())
-        .setBootId(ctx.bootId())
-        .setSeq(ctx.nextSeq())
-        .setTime(time != null ? time : ctx.time())
-        .setFile(line.file())
-        .setLineNo(line.lineNo())
-        .setJob(line.job())
+    return stamped(line, ctx, lineTime.of(text, ctx.time()), attrs)
         .setNcclVersion(fileState == null ? null : fileState.version)
         .setKind(NcclKind.APP_ERROR.name())
-        .setAttrs(attrs)
         .setMessage(text.strip())
         .setRawLine(text)
         .build();
@@ -245,6 +232,17 @@ public final class NcclLineParser {
       lines.add(new NcclLogLine(file, i + 1, texts.get(i), job));
     }
     return lines;
+  }
+
+  /**
+   * Whether {@code line} is one this parser reads: an NCCL_DEBUG line (or one with an NCCL marker)
+   * or an application line reporting an NCCL failure. {@code parse} uses this to tell a capture of
+   * another tool (the wrong {@code --format}) from a job log.
+   */
+  public static boolean isNcclLine(String line) {
+    return NcclLinePrefix.parse(line).isPresent()
+        || NCCL_MARKER.matcher(line).find()
+        || NcclFailures.ofApplicationLine(line).isPresent();
   }
 
   /** Lines seen so far that were not NCCL_DEBUG lines (skipped, not malformed). */
@@ -310,18 +308,7 @@ public final class NcclLineParser {
     if ("WARN".equals(prefix.level())) {
       NcclFailures.ofWarn(message, prefix.source()).ifPresent(f -> attrs.put("failure", f.id()));
     }
-    if (time != null) {
-      attrs.put("time_from", "line");
-    }
-    return NcclLog.newBuilder()
-        .setCluster(ctx.cluster())
-        .setNode(ctx.node())
-        .setBootId(ctx.bootId())
-        .setSeq(ctx.nextSeq())
-        .setTime(time != null ? time : ctx.time())
-        .setFile(line.file())
-        .setLineNo(line.lineNo())
-        .setJob(line.job())
+    return stamped(line, ctx, time, attrs)
         .setHost(prefix.host())
         .setPid(prefix.pid())
         .setTid(prefix.tid())
@@ -330,9 +317,29 @@ public final class NcclLineParser {
         .setCommId(commId)
         .setNcclVersion(version)
         .setKind(classification.kind().name())
-        .setAttrs(attrs)
         .setMessage(message)
         .setRawLine(raw)
         .build();
+  }
+
+  /**
+   * What every record of a line has: the node, the line's place, and its time, the line's own
+   * ({@code time_from=line} in {@code attrs}, then set on the builder) or else the context's.
+   */
+  private static NcclLog.Builder stamped(
+      NcclLogLine line, SampleContext ctx, Instant lineTime, Map<String, String> attrs) {
+    if (lineTime != null) {
+      attrs.put("time_from", "line");
+    }
+    return NcclLog.newBuilder()
+        .setCluster(ctx.cluster())
+        .setNode(ctx.node())
+        .setBootId(ctx.bootId())
+        .setSeq(ctx.nextSeq())
+        .setTime(lineTime != null ? lineTime : ctx.time())
+        .setFile(line.file())
+        .setLineNo(line.lineNo())
+        .setJob(line.job())
+        .setAttrs(attrs);
   }
 }

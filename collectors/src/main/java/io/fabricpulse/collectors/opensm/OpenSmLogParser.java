@@ -119,6 +119,15 @@ public final class OpenSmLogParser {
     return result;
   }
 
+  /**
+   * Whether {@code line} starts like an OpenSM log header (month, day, time), parsable or not;
+   * {@code parse} uses this to tell a capture of another tool (the wrong {@code --format}) from an
+   * OpenSM log without the events we track.
+   */
+  public static boolean isHeaderLine(String line) {
+    return HEADER_START.matcher(line).find();
+  }
+
   /** Lines without an OpenSM header seen so far (continuations, message boxes, stdout echoes). */
   public long ignoredLines() {
     return ignoredLines;

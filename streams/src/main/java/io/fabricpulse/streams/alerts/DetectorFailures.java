@@ -4,6 +4,7 @@ import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
@@ -15,6 +16,9 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.Punctuator;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
@@ -35,7 +39,11 @@ import org.slf4j.LoggerFactory;
  *       rule's ({@link Task#guard}), and with the next record in any case.
  * </ul>
  *
- * One instance per detector processor, made where its topology is built; the processor opens its
+ * A processor's stream-time punctuation (resolving alerts, expiring state) is its code too: it is
+ * scheduled through {@link Task#schedule}, which sends a throwing punctuation the same way (a dead
+ * letter without an input record, the same metric) instead of letting it end the stream thread.
+ *
+ * <p>One instance per detector processor, made where its topology is built; the processor opens its
  * own {@link Task} in {@code init} (sensors are per task) and closes it in {@code close}. The
  * processor's output stream carries its dead letters next to its results: {@link #routeDeadLetters}
  * splits them off.
@@ -182,6 +190,52 @@ public final class DetectorFailures {
         failed(record, rule, e);
         return false;
       }
+    }
+
+    /**
+     * Schedules {@code punctuator} every {@code interval} of stream time, guarded: when it throws,
+     * the failure is counted, logged and dead-lettered ({@link #failedInPunctuation}) and the
+     * stream thread goes on; the next punctuation runs as usual.
+     */
+    public Cancellable schedule(Duration interval, Punctuator punctuator) {
+      return context.schedule(
+          interval,
+          PunctuationType.STREAM_TIME,
+          streamTime -> {
+            try {
+              punctuator.punctuate(streamTime);
+            } catch (RuntimeException e) {
+              failedInPunctuation(streamTime, e);
+            }
+          });
+    }
+
+    /**
+     * Counts, logs and dead-letters one failure of the stream-time punctuation at {@code
+     * streamTime}: no input record, so the dead letter names none (no topic, key or value).
+     */
+    void failedInPunctuation(long streamTime, RuntimeException e) {
+      failures.record();
+      String exception = describe(e);
+      Instant at = Instant.ofEpochMilli(Math.max(0, streamTime));
+      LOG.warn(
+          "{} detector failed in its stream-time punctuation at {}: {}", detector, at, exception);
+      LOG.debug("{} detector punctuation failure", detector, e);
+      DeadLetter letter =
+          DeadLetter.newBuilder()
+              .setTime(at)
+              .setProcessor(processor)
+              .setDetector(detector)
+              .setReason(
+                  "detector "
+                      + detector
+                      + " failed in its stream-time punctuation at "
+                      + at
+                      + ": "
+                      + exception)
+              .setException(exception)
+              .build();
+      context.forward(new Record<String, SpecificRecord>(null, letter, streamTime));
     }
 
     /** Counts, logs and dead-letters one failure on {@code record} (the record being processed). */

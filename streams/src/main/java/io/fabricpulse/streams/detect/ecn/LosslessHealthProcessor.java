@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -56,7 +55,7 @@ final class LosslessHealthProcessor
     for (PortCheck c : checks) {
       checked.add(new Checked(c, new AlertTracker(c.rule(), c.policy(), trackers)));
     }
-    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override

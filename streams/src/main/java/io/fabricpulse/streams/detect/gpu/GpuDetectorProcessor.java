@@ -26,7 +26,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -88,7 +87,7 @@ final class GpuDetectorProcessor
       FiringPolicy policy = new FiringPolicy(1, r.thresholds().duration("duration"));
       hot.add(new AlertTracker(r, policy, trackers));
     }
-    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override

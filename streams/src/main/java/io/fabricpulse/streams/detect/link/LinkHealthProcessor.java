@@ -17,7 +17,6 @@ import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -99,7 +98,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     degradedChecks.forEach(
         c -> degradedTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
     phyChecks.forEach(c -> phyTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
-    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override

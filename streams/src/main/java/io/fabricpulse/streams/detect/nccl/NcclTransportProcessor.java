@@ -21,7 +21,6 @@ import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -79,7 +78,7 @@ final class NcclTransportProcessor
     for (Rule rule : checks.allRules()) {
       trackers.put(rule.id(), new AlertTracker(rule, NcclTransportDetector.POLICY, trackerStore));
     }
-    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override

@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -99,7 +98,7 @@ final class PfcDetectorProcessor
     hold =
         new VictimHold(
             propagationRules, context.getStateStore(PauseStormDetector.HELD_STORMS_STORE));
-    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override

@@ -334,6 +334,55 @@ class GpuHealthDetectorTest {
     }
   }
 
+  /**
+   * A failure inside the stream-time punctuation goes the way of a failure on a record. GPU 3 of
+   * gpu017 falls off the bus (Xid 79 at 06:00:10); its incident count in gpu-xid-counts is then
+   * unreadable (a count without its time, as a store written by another build could hold). When the
+   * quiet repeat window ends at 06:05:10, the punctuation that resolves the incident throws on it.
+   * That leaves one dead letter naming the detector and the punctuation time, the failure metric
+   * counts it, the stream thread lives on, and GPU 3 running hot from 06:06:40 still raises
+   * GPU_HOT. Without the guard the exception ended the stream thread.
+   */
+  @Test
+  void aPunctuationThatThrowsLeavesADeadLetterAndGpuHotStillFires(TestInfo info) {
+    try (RawDetectorDriver d = driver(info)) {
+      d.pipe(gpu3(0).build());
+      d.pipe(xid(10, "PCI:0000:9b:00", null, 79, "GPU has fallen off the bus."));
+      var counts = d.driver.<String, String>getKeyValueStore(GpuHealthDetector.XID_COUNT_STORE);
+      List<String> keys = new ArrayList<>();
+      counts.all().forEachRemaining(e -> keys.add(e.key));
+      assertEquals(1, keys.size(), keys.toString());
+      counts.put(keys.get(0), "1");
+      for (int s = 20; s <= 500; s += 10) {
+        d.pipe(gpu3(s).setTemperatureGpu(s >= 400 ? 92 : 55).build());
+      }
+
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(
+          List.of(AlertKind.GPU_XID, AlertKind.GPU_HOT),
+          alerts.stream().map(Alert::getKind).toList(),
+          alerts.toString());
+      assertEquals(at(400), alerts.get(1).getStartedAt());
+      List<DeadLetter> letters = d.readDeadLetters();
+      assertEquals(1, letters.size(), letters.toString());
+      DeadLetter letter = letters.get(0);
+      assertEquals("gpu", letter.getDetector());
+      assertEquals(GpuHealthDetector.PROCESSOR, letter.getProcessor());
+      assertEquals(at(310), letter.getTime());
+      assertNull(letter.getTopic());
+      assertNull(letter.getRule());
+      assertNull(letter.getValue());
+      assertTrue(
+          letter
+              .getReason()
+              .startsWith(
+                  "detector gpu failed in its stream-time punctuation at 2025-03-10T06:05:10Z:"
+                      + " java.lang.ArrayIndexOutOfBoundsException"),
+          letter.getReason());
+      assertEquals(1.0, DetectorFailures.total(d.driver.metrics(), "gpu"));
+    }
+  }
+
   @Test
   void theShippedRulesLeaveNoDeadLetter(TestInfo info) {
     try (RawDetectorDriver d = driver(info)) {
