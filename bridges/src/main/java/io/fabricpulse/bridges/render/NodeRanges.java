@@ -14,7 +14,7 @@ public final class NodeRanges {
 
   /** The ranges, in name order; runs of consecutive numbers of one prefix and width fold. */
   public static List<String> fold(Iterable<String> nodes) {
-    TreeSet<String> sorted = new TreeSet<>();
+    TreeSet<String> sorted = new TreeSet<>(NodeRanges::naturalOrder);
     nodes.forEach(sorted::add);
     List<String> ranges = new ArrayList<>();
     String first = null;
@@ -34,6 +34,20 @@ public final class NodeRanges {
       ranges.add(first.equals(last) ? first : first + "-" + last);
     }
     return ranges;
+  }
+
+  /** gpu9 before gpu10: by prefix, then by the trailing number, then by name. */
+  static int naturalOrder(String a, String b) {
+    Matcher x = NUMBERED.matcher(a);
+    Matcher y = NUMBERED.matcher(b);
+    if (x.matches() && y.matches() && x.group(1).equals(y.group(1))) {
+      int byNumber =
+          new java.math.BigInteger(x.group(2)).compareTo(new java.math.BigInteger(y.group(2)));
+      if (byNumber != 0) {
+        return byNumber;
+      }
+    }
+    return a.compareTo(b);
   }
 
   private static boolean follows(String previous, String next) {
