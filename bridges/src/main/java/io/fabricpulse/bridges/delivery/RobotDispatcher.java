@@ -26,11 +26,14 @@ import org.slf4j.LoggerFactory;
  * Delivers one robot's alert changes within its budget, never dropping one:
  *
  * <ul>
- *   <li>While the budget is loose, each change goes out at once as its own detailed message.
- *   <li>When few requests are left in the current minute ({@link #reserve()} or fewer), sends are
- *       paced one per {@code 60 s / budget}, and everything pending by then goes out as one digest
- *       (split at alert lines when over the size limit; what does not fit in this request waits for
- *       the next one and is digested again with what arrived meanwhile).
+ *   <li>While the budget is loose (every pending change could go out alone and leave {@link
+ *       #reserve()} requests in the minute), each change goes out at once as its own detailed
+ *       message.
+ *   <li>Otherwise everything pending goes out as one digest; when few requests are left in the
+ *       current minute ({@link #reserve()} or fewer), sends are paced one per {@code 60 s /
+ *       budget}, so what arrives meanwhile is digested too (split at alert lines when over the size
+ *       limit; what does not fit in this request waits for the next one and is digested again with
+ *       what arrived meanwhile).
  *   <li>A throttle reply locks the robot for its lockout (WeCom 1 min, DingTalk 10 min): no request
  *       goes to it until the lockout ends; then the pending changes go out as a digest.
  *   <li>A size refusal lowers the size ceiling to 3/4 of the refused body and packs again.
@@ -189,10 +192,13 @@ public final class RobotDispatcher {
 
   private record Outgoing(Message message, List<Pending> items) {}
 
-  /** One alone while the budget is loose, else a digest of everything eligible that fits. */
+  /**
+   * One alone when every eligible change could go out alone and still leave the reserve, else a
+   * digest of everything eligible that fits in one message.
+   */
   private Outgoing plan(List<Pending> eligible, int available) {
     Predicate<Message> fits = m -> robot.fits(m) && bodyBytes(m) <= sizeCeiling;
-    if (eligible.size() == 1 || available > reserve()) {
+    if (eligible.size() == 1 || eligible.size() <= available - reserve()) {
       Pending first = eligible.get(0);
       return new Outgoing(
           packer.single(first.change.alert(), first.mentions, fits), List.of(first));
