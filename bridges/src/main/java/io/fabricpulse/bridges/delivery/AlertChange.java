@@ -12,8 +12,9 @@ import java.time.Instant;
  */
 public record AlertChange(Alert alert, Source source, Instant arrivedAt) {
 
-  /** The Kafka coordinates and raw bytes of the record an alert change was read from. */
-  public record Source(String topic, int partition, long offset, byte[] key, byte[] value) {}
+  /** The Kafka coordinates, timestamp and raw bytes of the record an alert change was read from. */
+  public record Source(
+      String topic, int partition, long offset, long timestamp, byte[] key, byte[] value) {}
 
   /**
    * The delivery ledger's key of this change for {@code robot}: delivered once per robot, alert and
