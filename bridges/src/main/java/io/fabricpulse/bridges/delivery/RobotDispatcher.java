@@ -264,21 +264,19 @@ public final class RobotDispatcher {
       return true;
     }
     SendResult.Failed f = (SendResult.Failed) result;
-    {
-      metrics.failures.incrementAndGet();
-      failedAttempts++;
-      long backoffMs = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(failedAttempts - 1, 16));
-      nextAttemptAt = now.plusMillis(backoffMs);
-      lastFailure = f.reason();
-      sent.items.forEach(p -> p.failingSince = p.failingSince == null ? now : p.failingSince);
-      log.warn(
-          "robot {}: send failed ({}), attempt {}; retrying at {}",
-          name(),
-          f.reason(),
-          failedAttempts,
-          nextAttemptAt);
-      return false;
-    }
+    metrics.failures.incrementAndGet();
+    failedAttempts++;
+    long backoffMs = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(failedAttempts - 1, 16));
+    nextAttemptAt = now.plusMillis(backoffMs);
+    lastFailure = f.reason();
+    sent.items.forEach(p -> p.failingSince = p.failingSince == null ? now : p.failingSince);
+    log.warn(
+        "robot {}: send failed ({}), attempt {}; retrying at {}",
+        name(),
+        f.reason(),
+        failedAttempts,
+        nextAttemptAt);
+    return false;
   }
 
   private List<Undelivered> giveUp(Instant now) {

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -141,7 +140,7 @@ public final class MessageRenderer {
   /** The one line of an alert in a digest. */
   public String digestLine(Alert a) {
     StringBuilder s = new StringBuilder("- ");
-    s.append(severityTag(a)).append(' ').append(a.getKind()).append(' ');
+    s.append(severityTag(a)).append(zh() ? "" : " ").append(a.getKind()).append(' ');
     s.append(bold(subject(a)));
     if (a.getState() == AlertState.RESOLVED) {
       s.append(zh() ? " 已恢复，持续 " : " resolved after ").append(duration(a));
@@ -296,7 +295,11 @@ public final class MessageRenderer {
     if (v == Math.rint(v) && Math.abs(v) < 1e15) {
       return Long.toString((long) v);
     }
-    return String.format(Locale.ROOT, "%.3g", v);
+    // three significant digits, without trailing zeros: 0.42, 0.1, 1.23e+3 as 1230
+    return new java.math.BigDecimal(v)
+        .round(new java.math.MathContext(3))
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   private static String bold(String s) {
