@@ -70,6 +70,7 @@ public final class BridgeConfigLoader {
           "routes");
   private static final Set<String> ROUTE_KEYS =
       Set.of("severity", "kind", "cluster", "node", "labels", "mention");
+  private static final Pattern ROBOT_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
   /** Both robots allow 20 messages per minute; a higher budget would only earn a lockout. */
@@ -243,6 +244,15 @@ public final class BridgeConfigLoader {
                 + typeText
                 + "' is not wecom or dingtalk");
       }
+    }
+    if (name != null && !ROBOT_NAME.matcher(name).matches()) {
+      problems.add(
+          where(f.get("name").getValueNode())
+              + ": "
+              + key
+              + ".name: '"
+              + name
+              + "' must be letters, digits, '.', '_' or '-'");
     }
     if (type == null || name == null) {
       return null;

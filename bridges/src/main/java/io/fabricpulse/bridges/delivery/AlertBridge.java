@@ -82,6 +82,8 @@ public final class AlertBridge implements Runnable, AutoCloseable {
 
   private final List<ProducerRecord<String, byte[]>> toWrite = new ArrayList<>();
   private final AtomicBoolean stop = new AtomicBoolean();
+  private volatile Thread runThread;
+  private boolean closed;
 
   /**
    * @param consumer auto-commit off, read_committed, String keys and byte[] values
@@ -129,6 +131,7 @@ public final class AlertBridge implements Runnable, AutoCloseable {
 
   @Override
   public void run() {
+    runThread = Thread.currentThread();
     try {
       while (!stop.get()) {
         pollOnce(MAX_POLL);
@@ -138,8 +141,7 @@ public final class AlertBridge implements Runnable, AutoCloseable {
         throw e;
       }
     } finally {
-      consumer.close();
-      producer.close();
+      closeClients();
     }
   }
 
@@ -321,10 +323,29 @@ public final class AlertBridge implements Runnable, AutoCloseable {
     return key == null ? null : key.getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * Stops {@link #run()} (from any thread), or, for a caller's own loop of {@link
+   * #pollOnce(Duration)}, closes the clients on the calling thread. Pending changes not yet
+   * accepted by a robot are left uncommitted: the next bridge of the group reads them again.
+   */
   @Override
   public void close() {
     stop.set(true);
-    consumer.wakeup();
+    if (runThread != null) {
+      consumer.wakeup();
+    } else {
+      closeClients();
+    }
+  }
+
+  private synchronized void closeClients() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    consumer.close();
+    producer.close();
+    ledger.close();
   }
 
   private final class Rebalance implements ConsumerRebalanceListener {

@@ -18,11 +18,10 @@ import org.apache.kafka.common.errors.TimeoutException;
  * it settles, and reads the whole topic (read_committed) at start and on every rebalance, so a
  * restarted or new bridge sends nothing the group has already seen.
  */
-public final class DeliveryLedger {
+public final class DeliveryLedger implements AutoCloseable {
   private final Consumer<String, byte[]> reader;
   private final String topic;
   private final Set<String> keys = new HashSet<>();
-  private boolean started;
 
   /**
    * @param reader a consumer without a group (it is assigned every partition), read_committed
@@ -38,10 +37,11 @@ public final class DeliveryLedger {
         reader.partitionsFor(topic).stream()
             .map(p -> new TopicPartition(p.topic(), p.partition()))
             .toList();
-    if (!started) {
+    Set<TopicPartition> added = new HashSet<>(partitions);
+    added.removeAll(reader.assignment());
+    if (!added.isEmpty()) {
       reader.assign(partitions);
-      reader.seekToBeginning(partitions);
-      started = true;
+      reader.seekToBeginning(added);
     }
     Map<TopicPartition, Long> end = reader.endOffsets(partitions);
     Instant deadline = Instant.now().plus(timeout);
@@ -71,5 +71,10 @@ public final class DeliveryLedger {
 
   public int size() {
     return keys.size();
+  }
+
+  @Override
+  public void close() {
+    reader.close();
   }
 }
