@@ -105,12 +105,10 @@ class BridgeCommandTest {
         run.stdout());
     // each digest says what it holds: 120 one-line alerts need several 4096-byte messages
     assertTrue(
-    assertTrue(
         java.util.regex.Pattern.compile(
                 "\"content\":\"### (\\d+) 条告警\\\\n\\1 PAUSE_STORM，节点 gpu001-gpu0\\d\\d\\\\n")
             .matcher(run.stdout())
             .find(),
-        run.stdout());
         run.stdout());
     assertFalse(run.stdout().contains("key=" + "dry-run"), "the placeholder key must not show");
   }
