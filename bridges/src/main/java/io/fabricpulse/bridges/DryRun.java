@@ -32,9 +32,7 @@ public final class DryRun {
 
   private DryRun() {}
 
-  /**
-   * @return the number of messages that would be sent
-   */
+  /** Prints what would be sent and returns the number of messages. */
   public static int run(
       BridgeConfig config, RobotType type, List<Alert> alerts, Instant start, PrintWriter out) {
     SimulatedClock clock = new SimulatedClock(start);

@@ -84,6 +84,8 @@ public final class BridgeConfigLoader {
   }
 
   /**
+   * Loads and checks {@code file}.
+   *
    * @throws BridgeConfigException listing every problem, each naming file, line and key
    */
   public static BridgeConfig load(Path file) throws BridgeConfigException {

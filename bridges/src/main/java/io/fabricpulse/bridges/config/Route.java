@@ -51,7 +51,8 @@ public record Route(
   /** A glob as a regular expression: {@code *} any run, {@code ?} one character. */
   static Pattern glob(String glob) {
     StringBuilder regex = new StringBuilder();
-    for (char c : glob.toCharArray()) {
+    for (int i = 0; i < glob.length(); i++) {
+      char c = glob.charAt(i);
       if (c == '*') {
         regex.append(".*");
       } else if (c == '?') {

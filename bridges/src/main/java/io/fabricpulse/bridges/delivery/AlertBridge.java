@@ -177,7 +177,10 @@ public final class AlertBridge implements Runnable, AutoCloseable {
       return;
     }
     producer.beginTransaction();
-    writes.forEach(producer::send);
+    for (ProducerRecord<String, byte[]> write : writes) {
+      // a failed send fails commitTransaction, which is where it surfaces
+      var unused = producer.send(write);
+    }
     if (!offsets.isEmpty()) {
       producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
     }

@@ -13,6 +13,7 @@ import java.time.Instant;
 public record AlertChange(Alert alert, Source source, Instant arrivedAt) {
 
   /** The Kafka coordinates, timestamp and raw bytes of the record an alert change was read from. */
+  @SuppressWarnings("ArrayRecordComponent") // the raw bytes are passed on untouched, never compared
   public record Source(
       String topic, int partition, long offset, long timestamp, byte[] key, byte[] value) {}
 

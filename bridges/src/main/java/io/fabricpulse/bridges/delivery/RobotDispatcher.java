@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -204,18 +205,11 @@ public final class RobotDispatcher {
           packer.single(first.change.alert(), first.mentions, fits), List.of(first));
     }
     List<Alert> alerts = eligible.stream().map(p -> p.change.alert()).toList();
-    List<Packed> parts = packer.digest(alerts, a -> mentionsOf(eligible, a), fits);
+    IdentityHashMap<Alert, Set<Person>> mentions = new IdentityHashMap<>();
+    eligible.forEach(p -> mentions.put(p.change.alert(), p.mentions));
+    List<Packed> parts = packer.digest(alerts, mentions::get, fits);
     Packed part = parts.get(0);
     return new Outgoing(part.message(), new ArrayList<>(eligible.subList(0, part.alerts().size())));
-  }
-
-  private static Set<Person> mentionsOf(List<Pending> items, Alert alert) {
-    for (Pending p : items) {
-      if (p.change.alert() == alert) {
-        return p.mentions;
-      }
-    }
-    return Set.of();
   }
 
   private int bodyBytes(Message m) {

@@ -34,6 +34,8 @@ public final class WebhookClient {
   public record Reply(int errcode, String errmsg) {}
 
   /**
+   * POSTs {@code body} and returns the robot's errcode and errmsg.
+   *
    * @param secrets the values to mask in any error text
    * @throws WebhookException for network errors, non-200 statuses and bodies that are not the
    *     robots' JSON (its message has the secrets masked)

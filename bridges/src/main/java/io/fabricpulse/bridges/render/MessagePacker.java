@@ -25,6 +25,8 @@ public final class MessagePacker {
   public record Packed(Message message, List<Alert> alerts) {}
 
   /**
+   * The digest messages for {@code alerts}, in order, each as large as {@code fits} allows.
+   *
    * @param mentionsOf who each alert mentions (the union goes on the message that carries it)
    * @param fits whether the robot accepts a message of this size
    */
