@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
 import io.fabricpulse.app.embedded.TopicBootstrap;
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.bridges.Bridges;
 import io.fabricpulse.bridges.config.BridgeConfig;
 import io.fabricpulse.bridges.config.BridgeConfig.Language;
@@ -21,6 +22,7 @@ import io.fabricpulse.bridges.testing.FakeRobotServer.Request;
 import io.fabricpulse.bridges.testing.FakeWeComServer;
 import io.fabricpulse.bridges.testing.ManualClock;
 import io.fabricpulse.bridges.testing.TestAlerts;
+import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.serde.AvroSerializer;
 import io.fabricpulse.schemas.topics.FabricTopics;
@@ -35,10 +37,15 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,20 +82,26 @@ class BridgeDeliveryIT {
     broker.close();
   }
 
-  private static RobotConfig robot(String name, String url) {
-    Route everything = new Route(Set.of(), Set.of(), Set.of(), List.of(), Map.of(), List.of());
+  /** A robot for one test: the tests share fabric.alerts, so each routes its own cluster. */
+  private static RobotConfig robot(String name, String url, String cluster) {
+    Route everything =
+        new Route(Set.of(), Set.of(), Set.of(cluster), List.of(), Map.of(), List.of());
     return new RobotConfig(
         name, RobotType.WECOM, url, null, null, null, false, 20, List.of(everything), null, "it");
   }
 
   private AlertBridge bridge(String group, Map<String, FakeWeComServer> servers) {
+    return bridge(group, servers, Duration.ofHours(1));
+  }
+
+  /** A bridge whose robots take the alerts of cluster {@code group}. */
+  private AlertBridge bridge(String group, Map<String, FakeWeComServer> servers, Duration giveUp) {
     BridgeConfig config =
-        new BridgeConfig(
-            Language.EN, BridgeConfig.DEFAULT_ZONE, null, Duration.ofHours(1), Map.of(), List.of());
+        new BridgeConfig(Language.EN, BridgeConfig.DEFAULT_ZONE, null, giveUp, Map.of(), List.of());
     List<RobotDispatcher> dispatchers = new ArrayList<>();
     servers.forEach(
         (name, server) -> {
-          RobotConfig r = robot(name, server.url());
+          RobotConfig r = robot(name, server.url(), group);
           dispatchers.add(
               Bridges.dispatcher(
                   config,
@@ -134,7 +147,15 @@ class BridgeDeliveryIT {
   private void runUntil(AlertBridge bridge, BooleanSupplier done) {
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (!done.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "not done within 90 s");
+      assertTrue(
+          System.nanoTime() < deadline,
+          "not done within 90 s; robot clock "
+              + clock.instant()
+              + ", "
+              + bridge.dispatchers().stream()
+                  .map(
+                      d -> d.name() + " " + d.pendingCount() + " pending " + d.metrics().snapshot())
+                  .toList());
       bridge.pollOnce(Duration.ofMillis(100));
       Instant next = clock.instant().plusSeconds(1);
       for (RobotDispatcher d : bridge.dispatchers()) {
@@ -147,10 +168,14 @@ class BridgeDeliveryIT {
     }
   }
 
-  private static List<Alert> storms(String prefix, int n) {
+  /** {@code n} storms in cluster {@code cluster}. */
+  private static List<Alert> storms(String cluster, String prefix, int n) {
     List<Alert> alerts = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
-      alerts.add(TestAlerts.storm(prefix + i, String.format("%s%03d", prefix, i)));
+      alerts.add(
+          Alert.newBuilder(TestAlerts.storm(prefix + i, String.format("%s%03d", prefix, i)))
+              .setCluster(cluster)
+              .build());
     }
     return alerts;
   }
@@ -181,7 +206,7 @@ class BridgeDeliveryIT {
   @Test
   void aBurstOf200ArrivesInDigestsWithinTheLimitNoneMissing() throws Exception {
     try (FakeWeComServer server = new FakeWeComServer(clock, "KEY-burst")) {
-      List<Alert> alerts = storms("bu", 200);
+      List<Alert> alerts = storms("it-burst", "bu", 200);
       AlertBridge bridge = bridge("it-burst", Map.of("burst", server));
       try {
         publish(alerts.subList(0, 100));
@@ -202,7 +227,7 @@ class BridgeDeliveryIT {
   void aRestartWhileOneRobotIsDownSendsNothingTwice() throws Exception {
     try (FakeWeComServer up = new FakeWeComServer(clock, "KEY-up");
         FakeWeComServer down = new FakeWeComServer(clock, "KEY-down")) {
-      List<Alert> alerts = storms("rs", 30);
+      List<Alert> alerts = storms("it-restart", "rs", 30);
       down.down(true);
       AlertBridge first = bridge("it-restart", Map.of("up", up, "down", down));
       try {
@@ -224,6 +249,96 @@ class BridgeDeliveryIT {
       }
       deliveries(up, alerts).forEach((id, n) -> assertEquals(1L, n, "up: " + id));
       deliveries(down, alerts).forEach((id, n) -> assertEquals(1L, n, "down: " + id));
+    }
+  }
+
+  /** Every DeadLetter on {@code topic} so far. */
+  private static List<DeadLetter> deadLetters(String topic) {
+    AvroDeserializer<DeadLetter> decoder = new AvroDeserializer<>(DeadLetter.class);
+    decoder.configure(SERDE, false);
+    Map<String, Object> props =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            broker.bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed",
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class);
+    List<DeadLetter> letters = new ArrayList<>();
+    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props)) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        assertTrue(System.nanoTime() < deadline, "could not read " + topic);
+        consumer
+            .poll(Duration.ofMillis(200))
+            .forEach(r -> letters.add(decoder.deserialize(topic, r.value())));
+      }
+    }
+    return letters;
+  }
+
+  @Test
+  void alertsARobotNeverTakesGoToUndeliveredAndCorruptRecordsToTheDeadLetters() throws Exception {
+    try (FakeWeComServer server = new FakeWeComServer(clock, "KEY-gone")) {
+      server.down(true);
+      List<Alert> alerts = storms("it-give-up", "gu", 3);
+      AlertBridge bridge = bridge("it-give-up", Map.of("gone", server), Duration.ofMinutes(5));
+      try {
+        publish(alerts);
+        publishRaw("not-an-alert", "garbage".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        runUntil(bridge, () -> bridge.dispatchers().get(0).metrics().undelivered.get() == 3);
+        // one more round commits the last transaction
+        bridge.pollOnce(Duration.ofMillis(100));
+      } finally {
+        bridge.close();
+      }
+      List<DeadLetter> undelivered =
+          deadLetters(BridgeTopics.UNDELIVERED).stream()
+              .filter(d -> "bridge-wecom:gone".equals(d.getProcessor()))
+              .toList();
+      assertEquals(3, undelivered.size());
+      assertTrue(
+          undelivered.get(0).getReason().contains("HTTP 503"), undelivered.get(0).getReason());
+      assertEquals(FabricTopics.ALERTS, undelivered.get(0).getTopic());
+      List<DeadLetter> corrupt =
+          deadLetters(FabricTopics.DEAD_LETTERS).stream()
+              .filter(d -> "bridge-wecom".equals(d.getProcessor()))
+              .toList();
+      // every bridge group reads the shared topic: each one dead-letters the same record once
+      assertTrue(!corrupt.isEmpty());
+      assertEquals(1, corrupt.stream().map(DeadLetter::getOffset).distinct().count());
+      assertEquals("cannot decode an Alert", corrupt.get(0).getReason());
+      // settled: a new bridge of the group sends nothing
+      server.down(false);
+      AlertBridge again = bridge("it-give-up", Map.of("gone", server), Duration.ofMinutes(5));
+      try {
+        Instant until = clock.instant().plusSeconds(30);
+        runUntil(again, () -> !clock.instant().isBefore(until));
+      } finally {
+        again.close();
+      }
+      assertTrue(server.accepted().isEmpty());
+    }
+  }
+
+  private static void publishRaw(String key, byte[] value) {
+    Map<String, Object> props =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
+      producer.send(new ProducerRecord<>(FabricTopics.ALERTS, key, value));
+      producer.flush();
     }
   }
 }

@@ -12,8 +12,8 @@ import java.util.Map;
  * @param language the language of the rendered messages
  * @param zone the zone of start times and quiet hours (default Asia/Shanghai)
  * @param grafanaUrl a dashboard link added to each alert, or null
- * @param giveUpAfter how long a message may keep failing before its alerts go to
- *     fabric.alerts.undelivered
+ * @param giveUpAfter how long a robot may keep failing (network, 5xx, refusals other than throttle
+ *     and size) before the alerts waiting for it go to fabric.alerts.undelivered
  */
 public record BridgeConfig(
     Language language,

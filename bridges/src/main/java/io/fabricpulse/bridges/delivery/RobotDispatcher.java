@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  *   <li>A throttle reply locks the robot for its lockout (WeCom 1 min, DingTalk 10 min): no request
  *       goes to it until the lockout ends; then the pending changes go out as a digest.
  *   <li>A size refusal lowers the size ceiling to 3/4 of the refused body and packs again.
- *   <li>Anything else (network, 5xx, a wrong key) backs off exponentially up to a minute; a change
- *       that keeps failing for the give-up time is handed back as undelivered with the reason.
+ *   <li>Anything else (network, 5xx, a wrong key) backs off exponentially up to a minute; when the
+ *       robot keeps failing for the give-up time, the changes waiting for it are handed back as
+ *       undelivered with the reason.
  *   <li>In quiet hours only CRITICAL changes go out; the others wait for the end.
  * </ul>
  *
@@ -231,6 +232,7 @@ public final class RobotDispatcher {
       }
       failedAttempts = 0;
       nextAttemptAt = Instant.MIN;
+      pending.forEach(p -> p.failingSince = null); // the robot works again
       return true;
     }
     if (result instanceof SendResult.Throttled t) {
@@ -263,7 +265,8 @@ public final class RobotDispatcher {
     long backoffMs = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(failedAttempts - 1, 16));
     nextAttemptAt = now.plusMillis(backoffMs);
     lastFailure = f.reason();
-    sent.items.forEach(p -> p.failingSince = p.failingSince == null ? now : p.failingSince);
+    // every change waiting for this robot waits on the failure, not only the one just tried
+    pending.forEach(p -> p.failingSince = p.failingSince == null ? now : p.failingSince);
     log.warn(
         "robot {}: send failed ({}), attempt {}; retrying at {}",
         name(),
