@@ -1,6 +1,7 @@
 package io.fabricpulse.bridges.config;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertState;
 import io.fabricpulse.avro.Severity;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,10 +42,13 @@ public record RobotConfig(
     return routes.stream().filter(r -> r.matches(alert)).toList();
   }
 
-  /** Who is mentioned for the alert: the matching routes' people when it is CRITICAL. */
+  /**
+   * Who is mentioned for the alert: the matching routes' people when a CRITICAL alert fires (a
+   * RESOLVED notice wakes nobody).
+   */
   public Set<Person> mentionsFor(Alert alert) {
     Set<Person> people = new LinkedHashSet<>();
-    if (alert.getSeverity() == Severity.CRITICAL) {
+    if (alert.getSeverity() == Severity.CRITICAL && alert.getState() == AlertState.FIRING) {
       matching(alert).forEach(r -> people.addAll(r.mention()));
     }
     return people;

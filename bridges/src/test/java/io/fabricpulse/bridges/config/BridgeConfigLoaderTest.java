@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,8 @@ class BridgeConfigLoaderTest {
     var storm = TestAlerts.storm("s", "gpu007");
     assertEquals(1, wecom.matching(storm).size());
     assertEquals(List.of("alice"), wecom.mentionsFor(storm).stream().map(Person::name).toList());
+    var resolved = TestAlerts.resolved(storm, storm.getStartedAt().plusSeconds(600));
+    assertEquals(Set.of(), wecom.mentionsFor(resolved), "a resolved notice mentions nobody");
     var onStorage = TestAlerts.storm("s", "stor01");
     assertTrue(wecom.matching(onStorage).isEmpty(), "node glob gpu*");
     var info = TestAlerts.firing("i", AlertKind.LINK_FLAP, Severity.INFO, "gpu001").build();
