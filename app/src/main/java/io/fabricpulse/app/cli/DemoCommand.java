@@ -124,16 +124,16 @@ public final class DemoCommand implements Callable<Integer> {
       if (required[0] == null) {
         continue;
       }
-      if (!required[0].startsWith("http://") && !required[0].startsWith("https://")) {
-        throw new picocli.CommandLine.ParameterException(
-            spec.commandLine(), required[1] + ": '" + required[0] + "' is not an http(s):// URL");
-      }
       if (required[0].contains("key=") || required[0].contains("access_token=")) {
         throw new picocli.CommandLine.ParameterException(
             spec.commandLine(),
             required[1]
                 + ": give the URL without its secret; the secret comes from "
                 + required[2]);
+      }
+      if (!required[0].startsWith("http://") && !required[0].startsWith("https://")) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), required[1] + ": '" + required[0] + "' is not an http(s):// URL");
       }
       if (env.get(required[2]) == null || env.get(required[2]).isBlank()) {
         throw new picocli.CommandLine.ParameterException(

@@ -181,4 +181,27 @@ class BridgeCommandTest {
     assertEquals(2, run.exit());
     assertEquals(cfg + ": robots: no robot of type dingtalk\n", run.stderr());
   }
+
+  @Test
+  void theDemoRefusesAWebhookWithoutItsSecretOrWithTheSecretInTheUrl() {
+    CliRun noKey =
+        CliRun.of("demo", "--wecom-webhook", "https://qyapi.weixin.qq.com/cgi-bin/webhook/send");
+    assertEquals(2, noKey.exit());
+    assertTrue(
+        noKey
+            .stderr()
+            .startsWith("--wecom-webhook: needs the environment variable FABRICPULSE_WECOM_KEY"),
+        noKey.stderr());
+    CliRun inUrl =
+        CliRun.of(
+            "demo", "--dingtalk-webhook", "https://oapi.dingtalk.com/robot/send?access_token=abc");
+    assertEquals(2, inUrl.exit());
+    assertTrue(
+        inUrl
+            .stderr()
+            .startsWith(
+                "--dingtalk-webhook: give the URL without its secret; the secret comes from FABRICPULSE_DINGTALK_TOKEN"),
+        inUrl.stderr());
+    assertFalse(inUrl.stderr().contains("abc"), "the secret is not echoed");
+  }
 }
