@@ -261,15 +261,20 @@ public final class BridgeConfigLoader {
     }
     String url = type.defaultUrl();
     if (f.containsKey("url")) {
-      String u = httpUrl(key + ".url", f.get("url").getValueNode());
-      if (u != null && (u.contains("key=") || u.contains("access_token="))) {
+      Node urlNode = f.get("url").getValueNode();
+      String raw = urlNode instanceof ScalarNode sn ? sn.getValue() : "";
+      if (raw.contains("key=") || raw.contains("access_token=")) {
+        // checked first, so that no message ever echoes a URL with a secret in it
         problems.add(
-            where(f.get("url").getValueNode())
+            where(urlNode)
                 + ": "
                 + key
                 + ".url: must not carry the secret; put it in the environment (key_env, token_env)");
-      } else if (u != null) {
-        url = u;
+      } else {
+        String u = httpUrl(key + ".url", urlNode);
+        if (u != null) {
+          url = u;
+        }
       }
     }
     String secretName = type == RobotType.WECOM ? "key" : "token";
