@@ -60,6 +60,9 @@ public final class AlertBridge implements Runnable, AutoCloseable {
   static final Duration LEDGER_TIMEOUT = Duration.ofMinutes(1);
   static final Duration MAX_POLL = Duration.ofMillis(500);
 
+  /** How often each robot's counters are logged (when they changed). */
+  static final Duration METRICS_EVERY = Duration.ofMinutes(1);
+
   private final String alertsTopic;
   private final String deadLetterTopic;
   private final String processor;
@@ -81,6 +84,8 @@ public final class AlertBridge implements Runnable, AutoCloseable {
   private final Map<String, TopicPartition> inFlight = new HashMap<>();
 
   private final List<ProducerRecord<String, byte[]>> toWrite = new ArrayList<>();
+  private final Map<String, Map<String, Long>> lastLogged = new HashMap<>();
+  private Instant nextMetricsLog = Instant.MIN;
   private final AtomicBoolean stop = new AtomicBoolean();
   private volatile Thread runThread;
   private boolean closed;
@@ -172,6 +177,7 @@ public final class AlertBridge implements Runnable, AutoCloseable {
         settle(u.change(), d.name(), key);
       }
     }
+    logMetricsWhenDue();
     Map<TopicPartition, OffsetAndMetadata> offsets = committable();
     if (writes.isEmpty() && offsets.isEmpty()) {
       return;
@@ -186,6 +192,21 @@ public final class AlertBridge implements Runnable, AutoCloseable {
     }
     producer.commitTransaction();
     offsets.forEach((tp, o) -> committed.put(tp, o.offset()));
+  }
+
+  /** One line per robot whose counters changed, at most every {@link #METRICS_EVERY}. */
+  private void logMetricsWhenDue() {
+    Instant now = clock.instant();
+    if (now.isBefore(nextMetricsLog)) {
+      return;
+    }
+    nextMetricsLog = now.plus(METRICS_EVERY);
+    for (RobotDispatcher d : dispatchers) {
+      Map<String, Long> snapshot = d.metrics().snapshot();
+      if (!snapshot.equals(lastLogged.put(d.name(), snapshot))) {
+        log.info("robot {}: {} pending, {}", d.name(), d.pendingCount(), snapshot);
+      }
+    }
   }
 
   private Duration untilNextWake(Duration maxWait) {
