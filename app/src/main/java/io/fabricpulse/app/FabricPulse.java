@@ -1,6 +1,7 @@
 package io.fabricpulse.app;
 
 import io.fabricpulse.app.cli.BenchCommand;
+import io.fabricpulse.app.cli.BridgeCommand;
 import io.fabricpulse.app.cli.CliFailure;
 import io.fabricpulse.app.cli.CollectCommand;
 import io.fabricpulse.app.cli.DemoCommand;
@@ -43,6 +44,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       DetectCommand.class,
       StreamsCommand.class,
       SinkCommand.class,
+      BridgeCommand.class,
       BenchCommand.class,
       HelpCommand.class
     },

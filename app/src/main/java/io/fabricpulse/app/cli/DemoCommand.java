@@ -1,6 +1,7 @@
 package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.demo.Demo;
+import io.fabricpulse.app.demo.DemoBridges;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -25,12 +26,15 @@ import picocli.CommandLine.Option;
     footer = {
       "  fabricpulse demo",
       "  fabricpulse demo --duration 60s --nodes 32 --seed 7",
-      "  INFLUX_TOKEN=... fabricpulse demo --influx-url http://influxdb:8086"
+      "  INFLUX_TOKEN=... fabricpulse demo --influx-url http://influxdb:8086",
+      "  FABRICPULSE_WECOM_KEY=... fabricpulse demo --duration 60s \\",
+      "      --wecom-webhook https://qyapi.weixin.qq.com/cgi-bin/webhook/send"
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:data flowed end to end and detection was exact",
-      "1:findings: data did not flow, detection was not exact, or the pipeline did not catch up",
+      "1:findings: data did not flow, detection was not exact, the pipeline did not catch up,",
+      "  or an alert did not reach a robot",
       "2:usage error"
     })
 public final class DemoCommand implements Callable<Integer> {
@@ -90,8 +94,62 @@ public final class DemoCommand implements Callable<Integer> {
       description = "InfluxDB bucket (default ${DEFAULT-VALUE}).")
   String influxBucket;
 
+  @Option(
+      names = "--wecom-webhook",
+      paramLabel = "URL",
+      description = {
+        "Deliver the alerts to this WeCom robot endpoint (without ?key=;",
+        "the key from FABRICPULSE_WECOM_KEY)."
+      })
+  String wecomWebhook;
+
+  @Option(
+      names = "--dingtalk-webhook",
+      paramLabel = "URL",
+      description = {
+        "Deliver the alerts to this DingTalk robot endpoint (without ?access_token=;",
+        "token from FABRICPULSE_DINGTALK_TOKEN, signing secret and keyword from",
+        "FABRICPULSE_DINGTALK_SECRET and FABRICPULSE_DINGTALK_KEYWORD when set)."
+      })
+  String dingtalkWebhook;
+
   @Override
   public Integer call() throws Exception {
+    java.util.Map<String, String> env = System.getenv();
+    for (String[] required :
+        new String[][] {
+          {wecomWebhook, "--wecom-webhook", DemoBridges.WECOM_KEY_ENV},
+          {dingtalkWebhook, "--dingtalk-webhook", DemoBridges.DINGTALK_TOKEN_ENV}
+        }) {
+      if (required[0] == null) {
+        continue;
+      }
+      if (required[0].contains("key=") || required[0].contains("access_token=")) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(),
+            required[1]
+                + ": give the URL without its secret; the secret comes from "
+                + required[2]);
+      }
+      if (!required[0].startsWith("http://") && !required[0].startsWith("https://")) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), required[1] + ": '" + required[0] + "' is not an http(s):// URL");
+      }
+      if (env.get(required[2]) == null || env.get(required[2]).isBlank()) {
+        throw new picocli.CommandLine.ParameterException(
+            spec.commandLine(), required[1] + ": needs the environment variable " + required[2]);
+      }
+    }
+    DemoBridges.Targets targets =
+        new DemoBridges.Targets(
+            wecomWebhook,
+            wecomWebhook == null ? null : env.get(DemoBridges.WECOM_KEY_ENV),
+            dingtalkWebhook,
+            dingtalkWebhook == null ? null : env.get(DemoBridges.DINGTALK_TOKEN_ENV),
+            dingtalkWebhook == null ? null : blankToNull(env.get(DemoBridges.DINGTALK_SECRET_ENV)),
+            dingtalkWebhook == null
+                ? null
+                : blankToNull(env.get(DemoBridges.DINGTALK_KEYWORD_ENV)));
     if (nodes < 1) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--nodes must be at least 1");
@@ -111,7 +169,12 @@ public final class DemoCommand implements Callable<Integer> {
             influxUrl,
             influxOrg,
             influxBucket,
-            System.getenv("INFLUX_TOKEN"));
+            System.getenv("INFLUX_TOKEN"),
+            targets);
     return new Demo(settings, System.out).run();
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s;
   }
 }

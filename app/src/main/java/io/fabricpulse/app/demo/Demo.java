@@ -44,9 +44,13 @@ public final class Demo {
       String influxUrl,
       String influxOrg,
       String influxBucket,
-      String influxToken) {}
+      String influxToken,
+      DemoBridges.Targets bridges) {}
 
   private static final Duration REPORT_EVERY = Duration.ofSeconds(2);
+
+  /** How long the robots' bridges may take after the drain to deliver the last digests. */
+  private static final Duration BRIDGE_SETTLE = Duration.ofSeconds(90);
 
   /**
    * Faults are scheduled into the first part of the run so their alerts can fire before the end.
@@ -93,7 +97,12 @@ public final class Demo {
         EmbeddedPipeline.start(
             new EmbeddedPipeline.Options(dataDir, registry, 3, influx, null),
             line -> out.println("  " + line))) {
-      exit = runFleet(pipeline, startedAt);
+      try (DemoBridges bridges =
+          settings.bridges() != null && settings.bridges().any()
+              ? DemoBridges.start(pipeline, settings.bridges(), out)
+              : null) {
+        exit = runFleet(pipeline, startedAt, bridges);
+      }
     } finally {
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
@@ -107,7 +116,8 @@ public final class Demo {
     return exit;
   }
 
-  private int runFleet(EmbeddedPipeline pipeline, long startedAt) throws InterruptedException {
+  private int runFleet(EmbeddedPipeline pipeline, long startedAt, DemoBridges bridges)
+      throws InterruptedException {
     Duration simulatedSpan =
         settings.duration() == null
             ? null
@@ -226,7 +236,18 @@ public final class Demo {
         out.println("FAILED: the pipeline did not catch up, so detection cannot be judged");
         return ExitCodes.PARTIAL;
       }
-      return summarize(pipeline, fleet, watcher, faults);
+      int exit = summarize(pipeline, fleet, watcher, faults);
+      if (bridges != null) {
+        out.println();
+        if (!bridges.awaitDelivered(watcher.alerts(), BRIDGE_SETTLE, out)) {
+          out.println("FAILED: not every alert reached the robots");
+          return ExitCodes.PARTIAL;
+        }
+        out.println("OK: every alert reached the robots, within their limits");
+      } else {
+        DemoBridges.preview(watcher.alerts(), out);
+      }
+      return exit;
     } finally {
       watcher.close();
       watcherThread.join(5_000);

@@ -1,0 +1,344 @@
+package io.fabricpulse.app.bridge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
+import io.fabricpulse.app.embedded.TopicBootstrap;
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.bridges.Bridges;
+import io.fabricpulse.bridges.config.BridgeConfig;
+import io.fabricpulse.bridges.config.BridgeConfig.Language;
+import io.fabricpulse.bridges.config.RobotConfig;
+import io.fabricpulse.bridges.config.RobotType;
+import io.fabricpulse.bridges.config.Route;
+import io.fabricpulse.bridges.delivery.AlertBridge;
+import io.fabricpulse.bridges.delivery.BridgeTopics;
+import io.fabricpulse.bridges.delivery.RobotDispatcher;
+import io.fabricpulse.bridges.delivery.WebhookClient;
+import io.fabricpulse.bridges.testing.FakeRobotServer;
+import io.fabricpulse.bridges.testing.FakeRobotServer.Request;
+import io.fabricpulse.bridges.testing.FakeWeComServer;
+import io.fabricpulse.bridges.testing.ManualClock;
+import io.fabricpulse.bridges.testing.TestAlerts;
+import io.fabricpulse.schemas.serde.AvroDeserializer;
+import io.fabricpulse.schemas.serde.AvroSerdeConfig;
+import io.fabricpulse.schemas.serde.AvroSerializer;
+import io.fabricpulse.schemas.topics.FabricTopics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The WeCom bridge on a real in-process broker against local robots on 127.0.0.1: a burst of 200
+ * alerts arrives in digests within 20 a minute with none missing, and a restart while one robot is
+ * down sends nothing twice to the other. Robot time is an injected clock that the test moves to
+ * each next send; Kafka I/O waits on state with a deadline.
+ */
+class BridgeDeliveryIT {
+  @TempDir static Path dir;
+  static EmbeddedKafkaBroker broker;
+  static final Map<String, Object> SERDE =
+      Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://bridge-delivery-it");
+
+  private final ManualClock clock = new ManualClock(Instant.parse("2026-12-01T06:00:00Z"));
+
+  @BeforeAll
+  static void startBroker() throws Exception {
+    broker = EmbeddedKafkaBroker.start(dir, Duration.ofSeconds(90));
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+      TopicBootstrap.ensure(admin, FabricTopics.defaults("", 3), (short) 1);
+      BridgeTopics.ensure(admin);
+    }
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    broker.close();
+  }
+
+  /** A robot for one test: the tests share fabric.alerts, so each routes its own cluster. */
+  private static RobotConfig robot(String name, String url, String cluster) {
+    Route everything =
+        new Route(Set.of(), Set.of(), Set.of(cluster), List.of(), Map.of(), List.of());
+    return new RobotConfig(
+        name, RobotType.WECOM, url, null, null, null, false, 20, List.of(everything), null, "it");
+  }
+
+  private AlertBridge bridge(String group, Map<String, FakeWeComServer> servers) {
+    return bridge(group, servers, Duration.ofHours(1));
+  }
+
+  /** A bridge whose robots take the alerts of cluster {@code group}. */
+  private AlertBridge bridge(String group, Map<String, FakeWeComServer> servers, Duration giveUp) {
+    BridgeConfig config =
+        new BridgeConfig(Language.EN, BridgeConfig.DEFAULT_ZONE, null, giveUp, Map.of(), List.of());
+    List<RobotDispatcher> dispatchers = new ArrayList<>();
+    servers.forEach(
+        (name, server) -> {
+          RobotConfig r = robot(name, server.url(), group);
+          dispatchers.add(
+              Bridges.dispatcher(
+                  config,
+                  r,
+                  Bridges.robot(
+                      r, new Bridges.Secrets("KEY-" + name, null), clock, new WebhookClient()),
+                  clock));
+        });
+    Map<String, Object> client = new HashMap<>(SERDE);
+    client.put("bootstrap.servers", broker.bootstrapServers());
+    AlertBridge bridge =
+        Bridges.kafka(
+            RobotType.WECOM,
+            dispatchers,
+            client,
+            group,
+            FabricTopics.ALERTS,
+            FabricTopics.DEAD_LETTERS,
+            clock);
+    bridge.start();
+    return bridge;
+  }
+
+  private static void publish(List<Alert> alerts) {
+    AvroSerializer<Alert> serializer = new AvroSerializer<>();
+    serializer.configure(SERDE, false);
+    Map<String, Object> props =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
+      for (Alert a : alerts) {
+        producer.send(
+            new ProducerRecord<>(
+                FabricTopics.ALERTS, a.getAlertId(), serializer.serialize(FabricTopics.ALERTS, a)));
+      }
+      producer.flush();
+    }
+  }
+
+  /** Polls, moving the robots' clock to each next send, until {@code done} or the deadline. */
+  private void runUntil(AlertBridge bridge, BooleanSupplier done) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (!done.getAsBoolean()) {
+      assertTrue(
+          System.nanoTime() < deadline,
+          "not done within 90 s; robot clock "
+              + clock.instant()
+              + ", "
+              + bridge.dispatchers().stream()
+                  .map(
+                      d -> d.name() + " " + d.pendingCount() + " pending " + d.metrics().snapshot())
+                  .toList());
+      bridge.pollOnce(Duration.ofMillis(100));
+      Instant next = clock.instant().plusSeconds(1);
+      for (RobotDispatcher d : bridge.dispatchers()) {
+        Instant wake = d.nextWakeAt();
+        if (wake != null && wake.isAfter(clock.instant()) && wake.isBefore(next)) {
+          next = wake;
+        }
+      }
+      clock.set(next);
+    }
+  }
+
+  /** {@code n} storms in cluster {@code cluster}. */
+  private static List<Alert> storms(String cluster, String prefix, int n) {
+    List<Alert> alerts = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      alerts.add(
+          Alert.newBuilder(TestAlerts.storm(prefix + i, String.format("%s%03d", prefix, i)))
+              .setCluster(cluster)
+              .build());
+    }
+    return alerts;
+  }
+
+  /** How many accepted messages name each alert's subject. */
+  private static Map<String, Long> deliveries(FakeRobotServer server, List<Alert> alerts) {
+    List<String> contents =
+        server.accepted().stream().map(r -> r.body().at("/markdown/content").asText()).toList();
+    Map<String, Long> times = new HashMap<>();
+    for (Alert a : alerts) {
+      String subject = a.getNode() + " ens9f0np0";
+      times.put(a.getAlertId(), contents.stream().filter(c -> c.contains(subject)).count());
+    }
+    return times;
+  }
+
+  private static void assertWithinBudget(List<Request> requests) {
+    for (Request first : requests) {
+      long inMinute =
+          requests.stream()
+              .filter(
+                  r -> !r.at().isBefore(first.at()) && r.at().isBefore(first.at().plusSeconds(60)))
+              .count();
+      assertTrue(inMinute <= 20, inMinute + " requests in the minute from " + first.at());
+    }
+  }
+
+  @Test
+  void aBurstOf200ArrivesInDigestsWithinTheLimitNoneMissing() throws Exception {
+    try (FakeWeComServer server = new FakeWeComServer(clock, "KEY-burst")) {
+      List<Alert> alerts = storms("it-burst", "bu", 200);
+      AlertBridge bridge = bridge("it-burst", Map.of("burst", server));
+      try {
+        publish(alerts.subList(0, 100));
+        runUntil(bridge, () -> server.accepted().size() >= 1);
+        publish(alerts.subList(100, 200));
+        runUntil(bridge, () -> deliveries(server, alerts).values().stream().allMatch(n -> n >= 1));
+      } finally {
+        bridge.close();
+      }
+      deliveries(server, alerts).forEach((id, n) -> assertEquals(1L, n, id));
+      assertEquals(0, server.requests().stream().filter(r -> r.errcode() != 0).count());
+      assertWithinBudget(server.requests());
+      assertTrue(server.accepted().size() < 40, server.accepted().size() + " messages");
+    }
+  }
+
+  @Test
+  void aRestartWhileOneRobotIsDownSendsNothingTwice() throws Exception {
+    try (FakeWeComServer up = new FakeWeComServer(clock, "KEY-up");
+        FakeWeComServer down = new FakeWeComServer(clock, "KEY-down")) {
+      List<Alert> alerts = storms("it-restart", "rs", 30);
+      down.down(true);
+      AlertBridge first = bridge("it-restart", Map.of("up", up, "down", down));
+      try {
+        publish(alerts);
+        runUntil(first, () -> deliveries(up, alerts).values().stream().allMatch(n -> n >= 1));
+      } finally {
+        first.close(); // the "down" robot still waits: its offsets are not committed
+      }
+      assertTrue(down.accepted().isEmpty());
+      down.down(false);
+      AlertBridge second = bridge("it-restart", Map.of("up", up, "down", down));
+      try {
+        runUntil(second, () -> deliveries(down, alerts).values().stream().allMatch(n -> n >= 1));
+        // a few more rounds: anything resent to "up" would show now
+        Instant until = clock.instant().plusSeconds(120);
+        runUntil(second, () -> !clock.instant().isBefore(until));
+      } finally {
+        second.close();
+      }
+      deliveries(up, alerts).forEach((id, n) -> assertEquals(1L, n, "up: " + id));
+      deliveries(down, alerts).forEach((id, n) -> assertEquals(1L, n, "down: " + id));
+    }
+  }
+
+  /** Every DeadLetter on {@code topic} so far. */
+  private static List<DeadLetter> deadLetters(String topic) {
+    AvroDeserializer<DeadLetter> decoder = new AvroDeserializer<>(DeadLetter.class);
+    decoder.configure(SERDE, false);
+    Map<String, Object> props =
+        Map.of(
+            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            broker.bootstrapServers(),
+            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+            "read_committed",
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            ByteArrayDeserializer.class);
+    List<DeadLetter> letters = new ArrayList<>();
+    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props)) {
+      List<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(p -> new TopicPartition(topic, p.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+        assertTrue(System.nanoTime() < deadline, "could not read " + topic);
+        consumer
+            .poll(Duration.ofMillis(200))
+            .forEach(r -> letters.add(decoder.deserialize(topic, r.value())));
+      }
+    }
+    return letters;
+  }
+
+  @Test
+  void alertsARobotNeverTakesGoToUndeliveredAndCorruptRecordsToTheDeadLetters() throws Exception {
+    try (FakeWeComServer server = new FakeWeComServer(clock, "KEY-gone")) {
+      server.down(true);
+      List<Alert> alerts = storms("it-give-up", "gu", 3);
+      AlertBridge bridge = bridge("it-give-up", Map.of("gone", server), Duration.ofMinutes(5));
+      try {
+        publish(alerts);
+        publishRaw("not-an-alert", "garbage".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        runUntil(bridge, () -> bridge.dispatchers().get(0).metrics().undelivered.get() == 3);
+        // one more round commits the last transaction
+        bridge.pollOnce(Duration.ofMillis(100));
+      } finally {
+        bridge.close();
+      }
+      List<DeadLetter> undelivered =
+          deadLetters(BridgeTopics.UNDELIVERED).stream()
+              .filter(d -> "bridge-wecom:gone".equals(d.getProcessor()))
+              .toList();
+      assertEquals(3, undelivered.size());
+      assertTrue(
+          undelivered.get(0).getReason().contains("HTTP 503"), undelivered.get(0).getReason());
+      assertEquals(FabricTopics.ALERTS, undelivered.get(0).getTopic());
+      List<DeadLetter> corrupt =
+          deadLetters(FabricTopics.DEAD_LETTERS).stream()
+              .filter(d -> "bridge-wecom".equals(d.getProcessor()))
+              .toList();
+      // every bridge group reads the shared topic: each one dead-letters the same record once
+      assertTrue(!corrupt.isEmpty());
+      assertEquals(1, corrupt.stream().map(DeadLetter::getOffset).distinct().count());
+      assertEquals("cannot decode an Alert", corrupt.get(0).getReason());
+      // settled: a new bridge of the group sends nothing
+      server.down(false);
+      AlertBridge again = bridge("it-give-up", Map.of("gone", server), Duration.ofMinutes(5));
+      try {
+        Instant until = clock.instant().plusSeconds(30);
+        runUntil(again, () -> !clock.instant().isBefore(until));
+      } finally {
+        again.close();
+      }
+      assertTrue(server.accepted().isEmpty());
+    }
+  }
+
+  private static void publishRaw(String key, byte[] value) {
+    Map<String, Object> props =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
+      producer.send(new ProducerRecord<>(FabricTopics.ALERTS, key, value));
+      producer.flush();
+    }
+  }
+}

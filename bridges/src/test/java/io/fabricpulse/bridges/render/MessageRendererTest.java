@@ -1,0 +1,126 @@
+package io.fabricpulse.bridges.render;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.Severity;
+import io.fabricpulse.bridges.config.BridgeConfig.Language;
+import io.fabricpulse.bridges.testing.TestAlerts;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The templates as an operator reads them on a phone. */
+class MessageRendererTest {
+  private static final ZoneId SHANGHAI = ZoneId.of("Asia/Shanghai");
+  private final Alert storm = TestAlerts.storm("s7", "gpu007");
+
+  @Test
+  void aFiringPageInEnglish() {
+    MessageRenderer r =
+        new MessageRenderer(Language.EN, SHANGHAI, "https://grafana.example/d/fabric");
+    Message m = r.single(storm, Set.of());
+    assertEquals("[CRITICAL] PAUSE_STORM firing", m.title());
+    assertEquals(
+        List.of(
+            "### [CRITICAL] PAUSE_STORM firing",
+            "**Subject**: gpu007 ens9f0np0 prio 3 (cluster demo)",
+            "**Summary**: gpu007 ens9f0np0 prio 3: rx pause ratio 0.42 above 0.1 for 30s",
+            "**Value**: 0.42 ratio (threshold 0.1 ratio)",
+            "**Started**: 2026-12-01 19:30:00 (Asia/Shanghai)",
+            "[Grafana](https://grafana.example/d/fabric?var-cluster=demo&var-node=gpu007)"),
+        m.lines());
+  }
+
+  @Test
+  void aFiringPageInChinese() {
+    MessageRenderer r = new MessageRenderer(Language.ZH, SHANGHAI, null);
+    Alert withRunbook =
+        Alert.newBuilder(storm).setLabels(Map.of("runbook", "https://wiki.example/pfc")).build();
+    assertEquals(
+        List.of(
+            "### 【严重】PAUSE_STORM 告警",
+            "**对象**：gpu007 ens9f0np0 优先级 3（集群 demo）",
+            "**摘要**：gpu007 ens9f0np0 prio 3: rx pause ratio 0.42 above 0.1 for 30s",
+            "**数值**：0.42 ratio（阈值 0.1 ratio）",
+            "**开始**：2026-12-01 19:30:00 (Asia/Shanghai)",
+            "[处置手册](https://wiki.example/pfc)"),
+        r.single(withRunbook, Set.of()).lines());
+  }
+
+  @Test
+  void aResolvedNoticeNamesThePageAndHowLongItLasted() {
+    MessageRenderer r = new MessageRenderer(Language.EN, SHANGHAI, null);
+    Alert resolved = TestAlerts.resolved(storm, Instant.parse("2026-12-01T11:42:30Z"));
+    assertEquals(
+        List.of(
+            "### [RESOLVED] PAUSE_STORM resolved",
+            "**Subject**: gpu007 ens9f0np0 prio 3 (cluster demo)",
+            "**Page**: gpu007 ens9f0np0 prio 3: rx pause ratio 0.42 above 0.1 for 30s",
+            "**Lasted**: 12m30s (started 2026-12-01 19:30:00, resolved 2026-12-01 19:42:30)"),
+        r.single(resolved, Set.of()).lines());
+    MessageRenderer zh = new MessageRenderer(Language.ZH, SHANGHAI, null);
+    assertEquals(
+        "**持续**：12m30s（开始 2026-12-01 19:30:00，恢复 2026-12-01 19:42:30）",
+        zh.single(resolved, Set.of()).lines().get(3));
+  }
+
+  @Test
+  void aDigestSaysWhatItHoldsAndWhoTheStormsAreVictimsOf() {
+    MessageRenderer r = new MessageRenderer(Language.EN, SHANGHAI, null);
+    Alert s1 = TestAlerts.storm("s1", "gpu001");
+    Alert s2 = TestAlerts.storm("s2", "gpu002");
+    Alert s3 = TestAlerts.storm("s3", "gpu003");
+    Alert propagation =
+        TestAlerts.firing("p1", AlertKind.PAUSE_PROPAGATION, Severity.CRITICAL, null)
+            .setEvidence(Map.of("origins", "gpu007/ens9f0np0 prio 3", "storm_alert_ids", "s1, s2"))
+            .build();
+    Alert flap =
+        TestAlerts.firing("f1", AlertKind.LINK_FLAP, Severity.WARNING, "gpu011")
+            .setDevice("mlx5_0")
+            .setPort(1)
+            .build();
+    List<Alert> all =
+        List.of(
+            s1,
+            s2,
+            s3,
+            propagation,
+            flap,
+            TestAlerts.resolved(
+                TestAlerts.storm("s9", "gpu009"), Instant.parse("2026-12-01T11:31:00Z")));
+    assertEquals("6 alerts (5 firing, 1 resolved)", r.digestTitle(all));
+    assertEquals(
+        "4 PAUSE_STORM on gpu001-gpu003, gpu009 (victims of gpu007/ens9f0np0 prio 3), 1 PAUSE_PROPAGATION, 1 LINK_FLAP on gpu011",
+        r.digestSummary(all));
+    assertEquals("- [WARNING] LINK_FLAP **gpu011 mlx5_0/1**, since 19:30:00", r.digestLine(flap));
+    assertEquals(
+        "- [RESOLVED] PAUSE_STORM **gpu009 ens9f0np0 prio 3** resolved after 1m0s",
+        r.digestLine(all.get(5)));
+    MessageRenderer zh = new MessageRenderer(Language.ZH, SHANGHAI, null);
+    assertEquals("6 条告警（5 条触发，1 条恢复）", zh.digestTitle(all));
+    assertEquals(
+        "- 【严重】PAUSE_STORM **gpu001 ens9f0np0 优先级 3** 0.42 ratio（阈值 0.1 ratio），开始 19:30:00",
+        zh.digestLine(s1));
+  }
+
+  @Test
+  void manyKindsEndInPlusNMore() {
+    MessageRenderer r = new MessageRenderer(Language.EN, SHANGHAI, null);
+    List<Alert> all =
+        List.of(
+            TestAlerts.firing("a", AlertKind.GPU_XID, Severity.WARNING, "gpu001").build(),
+            TestAlerts.firing("b", AlertKind.GPU_HOT, Severity.WARNING, "gpu001").build(),
+            TestAlerts.firing("c", AlertKind.LINK_DOWN, Severity.WARNING, "gpu001").build(),
+            TestAlerts.firing("d", AlertKind.MTU_MISMATCH, Severity.WARNING, "gpu001").build(),
+            TestAlerts.firing("e", AlertKind.SM_HUNG, Severity.WARNING, "sm01").build(),
+            TestAlerts.firing("f", AlertKind.SM_ABSENT, Severity.WARNING, "sm02").build());
+    assertEquals(
+        "1 GPU_XID on gpu001, 1 GPU_HOT on gpu001, 1 LINK_DOWN on gpu001, 1 MTU_MISMATCH on gpu001, +2 more",
+        r.digestSummary(all));
+  }
+}
