@@ -4,6 +4,8 @@ set -euo pipefail
 need=()
 command -v java >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
+# DashboardQueriesIT runs every dashboard query on InfluxDB 1.x's InfluxQL engine
+command -v influxd >/dev/null || need+=(influxdb)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "missing packages: ${need[*]} (run as root or install them)" >&2

@@ -14,9 +14,15 @@ import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.RateTag;
 import io.fabricpulse.avro.Severity;
 import io.fabricpulse.avro.XidKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class InfluxSchemaTest {
@@ -287,6 +293,22 @@ class InfluxSchemaTest {
             "IB"),
         t.tags());
     assertEquals(Map.of("events", 1L, "gdr", 0L), t.fields());
+  }
+
+  @Test
+  void timeseriesMdListsEveryMeasurementOfTheSchemaAndNoOther() throws Exception {
+    String doc = Files.readString(Path.of("TIMESERIES.md"));
+    Set<String> documented = new TreeSet<>();
+    Matcher m = Pattern.compile("^\\| `(fabric\\w*)`", Pattern.MULTILINE).matcher(doc);
+    while (m.find()) {
+      documented.add(m.group(1));
+    }
+    // the three 10 s measurements share one row of the table
+    Matcher agg = Pattern.compile("`(fabric_\\w+_10s)`").matcher(doc);
+    while (agg.find()) {
+      documented.add(agg.group(1));
+    }
+    assertEquals(new TreeSet<>(InfluxSchema.MEASUREMENTS), documented);
   }
 
   static Alert alert(AlertState state, Instant resolvedAt) {
