@@ -6,6 +6,8 @@ command -v java >/dev/null || need+=(openjdk-17-jdk-headless)
 command -v mvn >/dev/null || need+=(maven)
 # DashboardQueriesIT runs every dashboard query on InfluxDB 1.x's InfluxQL engine
 command -v influxd >/dev/null || need+=(influxdb)
+# ComposeFileTest validates docker-compose.yml offline with `docker-compose config`
+command -v docker-compose >/dev/null || need+=(docker-compose)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     echo "missing packages: ${need[*]} (run as root or install them)" >&2
