@@ -90,6 +90,13 @@ public final class DemoCommand implements Callable<Integer> {
       description = "InfluxDB bucket (default ${DEFAULT-VALUE}).")
   String influxBucket;
 
+  @Option(
+      names = "--status-port",
+      defaultValue = "8090",
+      description =
+          "Serve the live status page on 127.0.0.1:PORT (default ${DEFAULT-VALUE}; 0: no page).")
+  int statusPort;
+
   @Override
   public Integer call() throws Exception {
     if (nodes < 1) {
@@ -111,7 +118,8 @@ public final class DemoCommand implements Callable<Integer> {
             influxUrl,
             influxOrg,
             influxBucket,
-            System.getenv("INFLUX_TOKEN"));
+            System.getenv("INFLUX_TOKEN"),
+            statusPort);
     return new Demo(settings, System.out).run();
   }
 }

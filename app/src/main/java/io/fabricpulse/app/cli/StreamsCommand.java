@@ -3,6 +3,7 @@ package io.fabricpulse.app.cli;
 import io.fabricpulse.app.embedded.TopicBootstrap;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.app.run.StreamsRunner;
+import io.fabricpulse.app.status.LiveStatus;
 import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
@@ -112,6 +113,15 @@ public final class StreamsCommand implements Callable<Integer> {
       description = "Stream threads (default ${DEFAULT-VALUE}).")
   int threads;
 
+  @Option(
+      names = "--status-port",
+      paramLabel = "PORT",
+      description = {
+        "Also serve the live status page (active alerts, congested ports, pause",
+        "strip, link events, NCCL transport) on 127.0.0.1:PORT. Default: no page."
+      })
+  Integer statusPort;
+
   /** Counted down by SIGTERM/Ctrl-C (or a test) to stop the application. */
   final CountDownLatch stop = new CountDownLatch(1);
 
@@ -166,6 +176,7 @@ public final class StreamsCommand implements Callable<Integer> {
           }
         });
     settings.put("num.stream.threads", threads);
+    LiveStatus status = null;
     Thread hook = new Thread(stop::countDown, "streams-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try (StreamsRunner runner =
@@ -173,6 +184,9 @@ public final class StreamsCommand implements Callable<Integer> {
             FabricTopology.build(topics, registry, rules, RateConfig.defaults(), settings),
             settings)) {
       runner.start(Duration.ofMinutes(2));
+      if (statusPort != null) {
+        status = startStatusPage(topics, client);
+      }
       spec.commandLine()
           .getOut()
           .printf(
@@ -186,6 +200,9 @@ public final class StreamsCommand implements Callable<Integer> {
         }
       }
     } finally {
+      if (status != null) {
+        status.close();
+      }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
@@ -193,5 +210,17 @@ public final class StreamsCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  private LiveStatus startStatusPage(FabricTopics topics, Properties client) {
+    try {
+      LiveStatus status = LiveStatus.start(topics, client, statusPort);
+      spec.commandLine().getOut().println("status page: " + status.url());
+      return status;
+    } catch (IOException e) {
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "--status-port " + statusPort + ": cannot serve on 127.0.0.1: " + e.getMessage());
+    }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
+import io.fabricpulse.app.testing.FaultScenario;
 import io.fabricpulse.collectors.sim.FaultKind;
 import io.fabricpulse.collectors.sim.InjectedFault;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
@@ -59,9 +60,7 @@ class DashboardQueriesIT {
   }
 
   static final String DB = "fabricpulse";
-  private static final String REGISTRY = "mock://dashboard-queries-it";
-  private static final Duration WINDOW = Duration.ofSeconds(60);
-  private static final Duration TAIL = Duration.ofSeconds(20);
+  private static final String REGISTRY = FaultScenario.REGISTRY;
   private static final Duration SINK_DEADLINE = Duration.ofSeconds(180);
 
   @TempDir static Path dir;
@@ -76,15 +75,7 @@ class DashboardQueriesIT {
     influx = InfluxDb1Server.start(Files.createDirectories(dir.resolve("influxdb")));
     influx.createDatabase(DB);
     long t0 = System.nanoTime();
-    scenario =
-        FaultScenario.run(
-            16,
-            42,
-            WINDOW,
-            TAIL,
-            REGISTRY,
-            repoRoot().resolve("alert-rules"),
-            dir.resolve("streams"));
+    scenario = FaultScenario.seeded();
     System.out.printf(
         "scenario: %d records in %d ms%n",
         scenario.records.size(), (System.nanoTime() - t0) / 1_000_000);
@@ -313,13 +304,6 @@ class DashboardQueriesIT {
   }
 
   static Path repoRoot() {
-    Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-    while (d != null) {
-      if (Files.exists(d.resolve("pom.xml")) && Files.isDirectory(d.resolve(".mvn"))) {
-        return d;
-      }
-      d = d.getParent();
-    }
-    throw new IllegalStateException("no reactor root above " + System.getProperty("user.dir"));
+    return FaultScenario.repoRoot();
   }
 }

@@ -1,4 +1,4 @@
-package io.fabricpulse.app.dashboards;
+package io.fabricpulse.app.testing;
 
 import io.fabricpulse.collectors.sim.DemoFaults;
 import io.fabricpulse.collectors.sim.FabricSimulator;
@@ -46,15 +46,52 @@ import org.apache.kafka.streams.test.TestRecord;
  * <p>Which raw topic a collector record goes to is decided in {@link #rawTopicOf} only: the
  * port-counter contracts are being redesigned, and that is the one place that knows them here.
  */
-final class FaultScenario {
+public final class FaultScenario {
 
-  static final Instant START = Instant.parse("2025-03-01T03:00:00Z");
+  public static final Instant START = Instant.parse("2025-03-01T03:00:00Z");
+
+  /** The schema registry scope of the records' schema ids. */
+  public static final String REGISTRY = "mock://seeded-fault-scenario";
+
+  private static FaultScenario seeded;
+
+  /**
+   * The scenario the dashboard and status page tests share, run once per test JVM: 16 nodes, seed
+   * 42, every fault in a 60 s window, 20 s after it.
+   */
+  public static synchronized FaultScenario seeded() throws IOException, RuleValidationException {
+    if (seeded == null) {
+      Path root = repoRoot();
+      seeded =
+          run(
+              16,
+              42,
+              Duration.ofSeconds(60),
+              Duration.ofSeconds(20),
+              REGISTRY,
+              root.resolve("alert-rules"),
+              Files.createTempDirectory("seeded-fault-scenario"));
+    }
+    return seeded;
+  }
+
+  /** The reactor root (holding pom.xml and .mvn), found upwards from user.dir. */
+  public static Path repoRoot() {
+    Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+    while (d != null) {
+      if (Files.exists(d.resolve("pom.xml")) && Files.isDirectory(d.resolve(".mvn"))) {
+        return d;
+      }
+      d = d.getParent();
+    }
+    throw new IllegalStateException("no reactor root above " + System.getProperty("user.dir"));
+  }
 
   /** Records of every topic, raw inputs first, then what the topology wrote. */
-  final List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+  public final List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
 
-  final List<InjectedFault> faults;
-  final Instant end;
+  public final List<InjectedFault> faults;
+  public final Instant end;
 
   private FaultScenario(List<InjectedFault> faults, Instant end) {
     this.faults = faults;
@@ -149,7 +186,7 @@ final class FaultScenario {
   }
 
   /** Number of records of {@code topic}. */
-  long count(String topic) {
+  public long count(String topic) {
     return records.stream().filter(r -> r.topic().equals(topic)).count();
   }
 
