@@ -93,8 +93,10 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--status-port",
       defaultValue = "8090",
-      description =
-          "Serve the live status page on 127.0.0.1:PORT (default ${DEFAULT-VALUE}; 0: no page).")
+      description = {
+        "Serve the live status page on 127.0.0.1,",
+        "port PORT (default ${DEFAULT-VALUE}; 0: no page)."
+      })
   int statusPort;
 
   @Override

@@ -73,7 +73,10 @@ public final class SimulateCommand implements Callable<Integer> {
       names = "--fault-window",
       defaultValue = "14m",
       converter = DurationConverter.class,
-      description = "Inject the faults within this much simulated time (default ${DEFAULT-VALUE}).")
+      description = {
+        "Inject the faults within this much",
+        "simulated time (default ${DEFAULT-VALUE})."
+      })
   Duration faultWindow;
 
   @Option(

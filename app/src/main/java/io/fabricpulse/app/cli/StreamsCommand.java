@@ -117,8 +117,9 @@ public final class StreamsCommand implements Callable<Integer> {
       names = "--status-port",
       paramLabel = "PORT",
       description = {
-        "Also serve the live status page (active alerts, congested ports, pause",
-        "strip, link events, NCCL transport) on 127.0.0.1:PORT. Default: no page."
+        "Also serve the live status page on",
+        "127.0.0.1, port PORT (0: any free port);",
+        "default: no page."
       })
   Integer statusPort;
 

@@ -27,9 +27,9 @@ import java.time.Instant;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -111,12 +111,14 @@ class StreamsAndSinkCommandsIT {
                 .rows();
         assertEquals("mlx5_0", rows.get(1).get("device"), rows.toString());
         // the live status page of streams read the same rates
-        Matcher page = Pattern.compile("status page: (http://127\\.0\\.0\\.1:\\d+/)").matcher(streamsOut.toString());
+        Matcher page =
+            Pattern.compile("status page: (http://127\\.0\\.0\\.1:\\d+/)")
+                .matcher(streamsOut.toString());
         assertTrue(page.find(), streamsOut.toString());
         HttpClient http = HttpClient.newHttpClient();
         long statusDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         String status = "";
-        while (!status.contains("\"updates\":2")) {
+        while (!Pattern.compile("\"updates\":[1-9]").matcher(status).find()) {
           assertTrue(System.nanoTime() < statusDeadline, "status page: " + status);
           status =
               http.send(
