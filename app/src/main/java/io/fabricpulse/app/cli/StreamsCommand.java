@@ -9,6 +9,7 @@ import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.StreamsSettings;
+import io.fabricpulse.streams.alerts.GrafanaLinks;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.rules.RuleValidationException;
@@ -123,6 +124,16 @@ public final class StreamsCommand implements Callable<Integer> {
       })
   Integer statusPort;
 
+  @Option(
+      names = "--grafana-url",
+      paramLabel = "URL",
+      description = {
+        "Grafana's base URL: every alert then carries",
+        "label grafana_url, its dashboard with the",
+        "time range and node of the incident."
+      })
+  String grafanaUrl;
+
   /** Counted down by SIGTERM/Ctrl-C (or a test) to stop the application. */
   final CountDownLatch stop = new CountDownLatch(1);
 
@@ -177,6 +188,9 @@ public final class StreamsCommand implements Callable<Integer> {
           }
         });
     settings.put("num.stream.threads", threads);
+    if (grafanaUrl != null) {
+      settings.put(GrafanaLinks.BASE_URL, grafanaUrl);
+    }
     LiveStatus status = null;
     Thread hook = new Thread(stop::countDown, "streams-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
