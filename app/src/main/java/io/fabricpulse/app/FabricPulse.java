@@ -10,6 +10,7 @@ import io.fabricpulse.app.cli.ExitCodes;
 import io.fabricpulse.app.cli.HelpCommand;
 import io.fabricpulse.app.cli.ParseCommand;
 import io.fabricpulse.app.cli.RulesCommand;
+import io.fabricpulse.app.cli.SimulateCommand;
 import io.fabricpulse.app.cli.SinkCommand;
 import io.fabricpulse.app.cli.StreamsCommand;
 import io.fabricpulse.app.cli.Version;
@@ -45,6 +46,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       StreamsCommand.class,
       SinkCommand.class,
       BridgeCommand.class,
+      SimulateCommand.class,
       BenchCommand.class,
       HelpCommand.class
     },

@@ -113,6 +113,15 @@ public final class DemoCommand implements Callable<Integer> {
       })
   String dingtalkWebhook;
 
+  @Option(
+      names = "--status-port",
+      defaultValue = "8090",
+      description = {
+        "Serve the live status page on 127.0.0.1,",
+        "port PORT (default ${DEFAULT-VALUE}; 0: no page)."
+      })
+  int statusPort;
+
   @Override
   public Integer call() throws Exception {
     java.util.Map<String, String> env = System.getenv();
@@ -170,7 +179,8 @@ public final class DemoCommand implements Callable<Integer> {
             influxOrg,
             influxBucket,
             System.getenv("INFLUX_TOKEN"),
-            targets);
+            targets,
+            statusPort);
     return new Demo(settings, System.out).run();
   }
 

@@ -43,8 +43,9 @@ public final class SinkCommand implements Runnable {
         "",
         "Any /api/v2/write server works: InfluxDB 2.x/3.x, QuestDB, VictoriaMetrics.",
         "Offsets are committed only after the points are written; a store outage",
-        "pauses consumption (no loss). The token is read from INFLUX_TOKEN, never from",
-        "the command line."
+        "pauses consumption (no loss). The token is read from INFLUX_TOKEN, or from the",
+        "file INFLUX_TOKEN_FILE names (a Docker or systemd secret), never from the",
+        "command line."
       },
       footerHeading = "%nExamples:%n",
       footer = {
@@ -58,7 +59,8 @@ public final class SinkCommand implements Runnable {
       exitCodeList = {
         "0:stopped by SIGTERM or Ctrl-C",
         "1:the sink failed while running",
-        "2:a missing or bad option (e.g. --influx-url not http(s)://), unreadable --kafka-config"
+        "2:a missing or bad option (e.g. --influx-url not http(s)://), unreadable --kafka-config",
+        "  or INFLUX_TOKEN_FILE"
       })
   static final class Influx implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -95,12 +97,10 @@ public final class SinkCommand implements Runnable {
     @Override
     public Integer call() throws Exception {
       Properties client = kafka.clientProperties(System.getenv());
-      String token = System.getenv("INFLUX_TOKEN");
+      char[] token = InfluxToken.fromEnvironment(System.getenv());
       InfluxSinkConfig config;
       try {
-        config =
-            InfluxSinkConfig.of(
-                url, org, bucket, token == null ? new char[0] : token.toCharArray());
+        config = InfluxSinkConfig.of(url, org, bucket, token);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(
             spec.commandLine(), "bad store setting: " + e.getMessage());

@@ -3,11 +3,13 @@ package io.fabricpulse.app.cli;
 import io.fabricpulse.app.embedded.TopicBootstrap;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.app.run.StreamsRunner;
+import io.fabricpulse.app.status.LiveStatus;
 import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.StreamsSettings;
+import io.fabricpulse.streams.alerts.GrafanaLinks;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.rules.RuleValidationException;
@@ -112,6 +114,26 @@ public final class StreamsCommand implements Callable<Integer> {
       description = "Stream threads (default ${DEFAULT-VALUE}).")
   int threads;
 
+  @Option(
+      names = "--status-port",
+      paramLabel = "PORT",
+      description = {
+        "Also serve the live status page on",
+        "127.0.0.1, port PORT (0: any free port);",
+        "default: no page."
+      })
+  Integer statusPort;
+
+  @Option(
+      names = "--grafana-url",
+      paramLabel = "URL",
+      description = {
+        "Grafana's base URL: every alert then carries",
+        "label grafana_url, its dashboard with the",
+        "time range and node of the incident."
+      })
+  String grafanaUrl;
+
   /** Counted down by SIGTERM/Ctrl-C (or a test) to stop the application. */
   final CountDownLatch stop = new CountDownLatch(1);
 
@@ -166,6 +188,10 @@ public final class StreamsCommand implements Callable<Integer> {
           }
         });
     settings.put("num.stream.threads", threads);
+    if (grafanaUrl != null) {
+      settings.put(GrafanaLinks.BASE_URL, grafanaUrl);
+    }
+    LiveStatus status = null;
     Thread hook = new Thread(stop::countDown, "streams-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try (StreamsRunner runner =
@@ -173,6 +199,9 @@ public final class StreamsCommand implements Callable<Integer> {
             FabricTopology.build(topics, registry, rules, RateConfig.defaults(), settings),
             settings)) {
       runner.start(Duration.ofMinutes(2));
+      if (statusPort != null) {
+        status = startStatusPage(topics, client);
+      }
       spec.commandLine()
           .getOut()
           .printf(
@@ -186,6 +215,9 @@ public final class StreamsCommand implements Callable<Integer> {
         }
       }
     } finally {
+      if (status != null) {
+        status.close();
+      }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
@@ -193,5 +225,17 @@ public final class StreamsCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  private LiveStatus startStatusPage(FabricTopics topics, Properties client) {
+    try {
+      LiveStatus status = LiveStatus.start(topics, client, statusPort);
+      spec.commandLine().getOut().println("status page: " + status.url());
+      return status;
+    } catch (IOException e) {
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "--status-port " + statusPort + ": cannot serve on 127.0.0.1: " + e.getMessage());
+    }
   }
 }

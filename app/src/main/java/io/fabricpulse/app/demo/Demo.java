@@ -2,6 +2,7 @@ package io.fabricpulse.app.demo;
 
 import io.fabricpulse.app.cli.ExitCodes;
 import io.fabricpulse.app.run.EmbeddedPipeline;
+import io.fabricpulse.app.status.LiveStatus;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.collectors.sim.DemoFaults;
@@ -45,7 +46,8 @@ public final class Demo {
       String influxOrg,
       String influxBucket,
       String influxToken,
-      DemoBridges.Targets bridges) {}
+      DemoBridges.Targets bridges,
+      int statusPort) {}
 
   private static final Duration REPORT_EVERY = Duration.ofSeconds(2);
 
@@ -168,6 +170,7 @@ public final class Demo {
     Thread watcherThread = new Thread(watcher, "demo-watcher");
     watcherThread.setDaemon(true);
     watcherThread.start();
+    LiveStatus status = startStatusPage(pipeline);
 
     long tickNanos = (long) (1e9 / settings.speed());
     long wallStart = System.nanoTime();
@@ -249,6 +252,9 @@ public final class Demo {
       }
       return exit;
     } finally {
+      if (status != null) {
+        status.close();
+      }
       watcher.close();
       watcherThread.join(5_000);
     }
@@ -377,6 +383,27 @@ public final class Demo {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       // best effort: a temp dir
+    }
+  }
+
+  /** The live status page on 127.0.0.1 (null when off, or when its port is taken: said once). */
+  private LiveStatus startStatusPage(EmbeddedPipeline pipeline) {
+    if (settings.statusPort() == 0) {
+      return null;
+    }
+    try {
+      LiveStatus status =
+          LiveStatus.start(
+              pipeline.topics(),
+              pipeline.consumerConfig(PipelineDrain.CONSOLE_GROUP + "-status"),
+              settings.statusPort());
+      out.printf("  status page: %s%n%n", status.url());
+      return status;
+    } catch (IOException e) {
+      out.printf(
+          "  status page not served: 127.0.0.1:%d: %s (choose another --status-port)%n%n",
+          settings.statusPort(), e.getMessage());
+      return null;
     }
   }
 }

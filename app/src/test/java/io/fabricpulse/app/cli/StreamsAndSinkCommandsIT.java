@@ -1,6 +1,7 @@
 package io.fabricpulse.app.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
 import io.fabricpulse.avro.PortCounters;
@@ -16,6 +17,10 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.sinks.questdb.EmbeddedQuestDb;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +28,8 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -60,7 +67,9 @@ class StreamsAndSinkCommandsIT {
                 "--guarantee",
                 "AT_LEAST_ONCE",
                 "--state-dir",
-                dir.resolve("streams").toString());
+                dir.resolve("streams").toString(),
+                "--status-port",
+                "0");
         sinkExit =
             run(
                 sink,
@@ -101,6 +110,23 @@ class StreamsAndSinkCommandsIT {
                     Duration.ofSeconds(120))
                 .rows();
         assertEquals("mlx5_0", rows.get(1).get("device"), rows.toString());
+        // the live status page of streams read the same rates
+        Matcher page =
+            Pattern.compile("status page: (http://127\\.0\\.0\\.1:\\d+/)")
+                .matcher(streamsOut.toString());
+        assertTrue(page.find(), streamsOut.toString());
+        HttpClient http = HttpClient.newHttpClient();
+        long statusDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        String status = "";
+        while (!Pattern.compile("\"updates\":[1-9]").matcher(status).find()) {
+          assertTrue(System.nanoTime() < statusDeadline, "status page: " + status);
+          status =
+              http.send(
+                      HttpRequest.newBuilder(URI.create(page.group(1) + "api/status")).build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .body();
+          java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+        }
         assertEquals(
             0.0,
             Double.parseDouble(rows.get(1).get("local_ack_timeout_err_per_s")),

@@ -48,7 +48,8 @@ class DemoBridgesIT {
               "fabricpulse",
               null,
               new DemoBridges.Targets(
-                  wecom.url(), "demo-key", dingtalk.url(), "demo-token", SECRET, "fabricpulse"));
+                  wecom.url(), "demo-key", dingtalk.url(), "demo-token", SECRET, "fabricpulse"),
+              0); // no status page
       int exit = new Demo(settings, out).run();
       String output = bytes.toString(StandardCharsets.UTF_8);
       assertEquals(0, exit, output);

@@ -5,10 +5,14 @@ import io.fabricpulse.avro.CounterDirection;
 import io.fabricpulse.avro.CounterKind;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.GpuEcc;
+import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +42,12 @@ import java.util.regex.Pattern;
  *   <tr><td>{@code fabric_alerts}</td><td>Alert</td>
  *       <td>cluster, node, kind, severity, state, rule, device, port, netdev, priority, gpu</td>
  *       <td>started_at for FIRING, resolved_at for RESOLVED</td></tr>
+ *   <tr><td>{@code fabric_gpu}, {@code fabric_gpu_xid}, {@code fabric_nccl_transport}</td>
+ *       <td>GpuEcc, GpuXid, NcclTransport</td><td>cluster, node and gpu / xid, kind / host, job,
+ *       net</td><td>the record's time</td></tr>
+ *   <tr><td>{@code fabricpulse_topics}, {@code fabricpulse_sink}</td>
+ *       <td>the pipeline about itself ({@link PipelineHealth})</td><td>topic / group</td>
+ *       <td>wall clock of the sink</td></tr>
  * </table>
  *
  * <table>
@@ -85,6 +95,15 @@ public final class InfluxSchema {
   public static final String PFC_RATES = "fabric_pfc_rates";
   public static final String ECN_RATES = "fabric_ecn_rates";
   public static final String ALERTS = "fabric_alerts";
+  public static final String GPU = "fabric_gpu";
+  public static final String GPU_XID = "fabric_gpu_xid";
+  public static final String NCCL_TRANSPORT = "fabric_nccl_transport";
+
+  /** The pipeline about itself: end offsets of its topics (records in and out of each stage). */
+  public static final String PIPELINE_TOPICS = "fabricpulse_topics";
+
+  /** The pipeline about itself: the sink's counters and its consumer lag. */
+  public static final String PIPELINE_SINK = "fabricpulse_sink";
 
   /** Suffix of the measurement that holds the 10 s aggregates of a rates measurement. */
   public static final String AGGREGATE_SUFFIX = "_10s";
@@ -100,6 +119,12 @@ public final class InfluxSchema {
   public static final String TAG_RULE = "rule";
   public static final String TAG_PRIORITY = "priority";
   public static final String TAG_GPU = "gpu";
+  public static final String TAG_XID = "xid";
+  public static final String TAG_HOST = "host";
+  public static final String TAG_JOB = "job";
+  public static final String TAG_NET = "net";
+  public static final String TAG_TOPIC = "topic";
+  public static final String TAG_GROUP = "group";
 
   public static final String PER_SECOND_SUFFIX = "_per_s";
   public static final String DELTA_SUFFIX = "_delta";
@@ -117,6 +142,59 @@ public final class InfluxSchema {
   public static final String THRESHOLD = "threshold";
   public static final String UNIT = "unit";
   public static final String JOB = "job";
+
+  /** Fields of fabric_gpu: the GpuEcc field names; booleans become 1 (true) or 0. */
+  public static final List<String> GPU_FIELDS =
+      List.of(
+          "ecc_corrected_volatile",
+          "ecc_uncorrected_volatile",
+          "ecc_corrected_aggregate",
+          "ecc_uncorrected_aggregate",
+          "retired_pages_sbe",
+          "retired_pages_dbe",
+          "retired_pages_pending",
+          "remapped_rows_correctable",
+          "remapped_rows_uncorrectable",
+          "remapped_rows_pending",
+          "remapped_rows_failure",
+          "temperature_gpu",
+          "temperature_memory");
+
+  public static final String MESSAGE = "message";
+  public static final String EVENTS = "events";
+  public static final String GDR = "gdr";
+  public static final String NCCL_VERSION = "nccl_version";
+  public static final String COMM_ID = "comm_id";
+  public static final String END_OFFSET = "end_offset";
+
+  /** Fields of fabricpulse_sink: the sink's counters ({@link SinkMetrics}) and its lag. */
+  public static final String RECORDS_CONSUMED = "records_consumed";
+
+  public static final String MALFORMED_RECORDS = "malformed_records";
+  public static final String POINTS_WRITTEN = "points_written";
+  public static final String WRITE_REQUESTS = "write_requests";
+  public static final String WRITE_FAILURES = "write_failures";
+  public static final String POINTS_REJECTED = "points_rejected";
+  public static final String LATE_SAMPLES = "late_samples";
+  public static final String REWRITTEN_BUCKETS = "rewritten_buckets";
+  public static final String OFFSET_COMMITS = "offset_commits";
+  public static final String CONSUMER_LAG = "consumer_lag";
+
+  /** Every measurement the sink writes, for dashboards' checks and the docs. */
+  public static final List<String> MEASUREMENTS =
+      List.of(
+          PORT_RATES,
+          PFC_RATES,
+          ECN_RATES,
+          PORT_RATES + AGGREGATE_SUFFIX,
+          PFC_RATES + AGGREGATE_SUFFIX,
+          ECN_RATES + AGGREGATE_SUFFIX,
+          ALERTS,
+          GPU,
+          GPU_XID,
+          NCCL_TRANSPORT,
+          PIPELINE_TOPICS,
+          PIPELINE_SINK);
 
   /** Tags that mean "no rate is known": no field is written for them [DESIGN 4]. */
   private static final Set<RateTag> NO_RATE =
@@ -251,6 +329,67 @@ public final class InfluxSchema {
             ? alert.getResolvedAt().toEpochMilli()
             : alert.getStartedAt().toEpochMilli();
     return new SinkPoint(ALERTS, tags, fields, time);
+  }
+
+  /** One point per nvidia-smi sample of one GPU, at the sample time; nulls ([N/A]) omitted. */
+  public static SinkPoint gpuPoint(GpuEcc sample) {
+    SortedMap<String, String> tags = new TreeMap<>();
+    tags.put(TAG_CLUSTER, sample.getCluster());
+    tags.put(TAG_NODE, sample.getNode());
+    tags.put(TAG_GPU, Integer.toString(sample.getGpu()));
+    Map<String, Object> fields = new LinkedHashMap<>();
+    for (String name : GPU_FIELDS) {
+      Object value = sample.get(name);
+      if (value instanceof Boolean b) {
+        fields.put(name, b ? 1L : 0L);
+      } else if (value instanceof Number n) {
+        fields.put(name, n.longValue());
+      }
+    }
+    if (fields.isEmpty()) {
+      fields.put(EVENTS, 1L); // a GPU without ECC reporting still shows it was sampled
+    }
+    return new SinkPoint(GPU, tags, fields, sample.getTime().toEpochMilli());
+  }
+
+  /** One point per Xid event (or fallen-off-the-bus line), at the time of the kernel line. */
+  public static SinkPoint xidPoint(GpuXid event) {
+    SortedMap<String, String> tags = new TreeMap<>();
+    tags.put(TAG_CLUSTER, event.getCluster());
+    tags.put(TAG_NODE, event.getNode());
+    tags.put(TAG_KIND, event.getKind().name());
+    putIfPresent(tags, TAG_GPU, event.getGpu());
+    putIfPresent(tags, TAG_XID, event.getXid());
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put(EVENTS, 1L);
+    fields.put(MESSAGE, event.getMessage());
+    return new SinkPoint(GPU_XID, tags, fields, event.getTime().toEpochMilli());
+  }
+
+  /**
+   * One point per NCCL transport verdict of a job (or communicator) on a host, at the time of the
+   * line that set it. {@code net} is a tag (IB, Socket, IBext_v8, ...; absent while unknown),
+   * {@code gdr} 1 or 0 (absent when the log does not say).
+   */
+  public static SinkPoint transportPoint(NcclTransport verdict) {
+    SortedMap<String, String> tags = new TreeMap<>();
+    tags.put(TAG_CLUSTER, verdict.getCluster());
+    tags.put(TAG_NODE, verdict.getNode());
+    tags.put(TAG_HOST, verdict.getHost());
+    putIfPresent(tags, TAG_JOB, verdict.getJob());
+    putIfPresent(tags, TAG_NET, verdict.getNet());
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put(EVENTS, 1L);
+    if (verdict.getGdr() != null) {
+      fields.put(GDR, verdict.getGdr() ? 1L : 0L);
+    }
+    if (verdict.getNcclVersion() != null) {
+      fields.put(NCCL_VERSION, verdict.getNcclVersion());
+    }
+    if (verdict.getCommId() != null) {
+      fields.put(COMM_ID, verdict.getCommId());
+    }
+    return new SinkPoint(NCCL_TRANSPORT, tags, fields, verdict.getTime().toEpochMilli());
   }
 
   /**

@@ -2,6 +2,9 @@ package io.fabricpulse.sinks.influx;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.GpuEcc;
+import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.serde.AvroDeserializer;
@@ -40,8 +43,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumes fabric.rates and fabric.alerts and writes them to an InfluxDB-compatible server
- * (InfluxDB 2.x/3.x, QuestDB, VictoriaMetrics) with the names of {@link InfluxSchema}.
+ * Consumes fabric.rates and fabric.alerts (and the GPU samples, Xid events and NCCL transport
+ * verdicts) and writes them to an InfluxDB-compatible server (InfluxDB 2.x/3.x, QuestDB,
+ * VictoriaMetrics) with the names of {@link InfluxSchema}.
  *
  * <p>Delivery is at least once, never lossy: offsets are committed only after the points of the
  * records before them have been acknowledged by the server, and never past a record whose 10 s
@@ -82,6 +86,10 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       new AvroOneOfDeserializer(List.of(NodeRates.class, CounterRates.class));
 
   private final AvroDeserializer<Alert> alertsDecoder = new AvroDeserializer<>(Alert.class);
+  private final AvroDeserializer<GpuEcc> gpuDecoder = new AvroDeserializer<>(GpuEcc.class);
+  private final AvroDeserializer<GpuXid> xidDecoder = new AvroDeserializer<>(GpuXid.class);
+  private final AvroDeserializer<NcclTransport> transportDecoder =
+      new AvroDeserializer<>(NcclTransport.class);
   private final TenSecondAggregator aggregator;
   private final SinkMetrics metrics = new SinkMetrics();
 
@@ -99,6 +107,8 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private boolean backingOff;
   private int failedAttempts;
   private long nextAttemptNanos;
+  private boolean healthWritten;
+  private long nextHealthNanos;
 
   private final AtomicBoolean stopRequested = new AtomicBoolean();
   private final CountDownLatch runFinished = new CountDownLatch(1);
@@ -134,6 +144,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     this.writer = writer;
     this.ratesDecoder.configure(serdeConfig, false);
     this.alertsDecoder.configure(serdeConfig, false);
+    this.gpuDecoder.configure(serdeConfig, false);
+    this.xidDecoder.configure(serdeConfig, false);
+    this.transportDecoder.configure(serdeConfig, false);
     // Idle time counts only while the sink consumes: during a write outage every partition is
     // paused, and closing every series' bucket for that would only cause rewrites afterwards.
     this.aggregator =
@@ -164,9 +177,19 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     return new InfluxSink(config, consumer, props, new InfluxPointWriter(config));
   }
 
-  /** Subscribes to the rates and alerts topics with the sink's rebalance handling. */
+  /**
+   * Subscribes to the rates, alerts, GPU, Xid and NCCL transport topics with the sink's rebalance
+   * handling.
+   */
   public void subscribe() {
-    consumer.subscribe(List.of(config.ratesTopic(), config.alertsTopic()), new Rebalance());
+    consumer.subscribe(
+        List.of(
+            config.ratesTopic(),
+            config.alertsTopic(),
+            config.gpuTopic(),
+            config.xidTopic(),
+            config.transportTopic()),
+        new Rebalance());
   }
 
   /**
@@ -190,7 +213,30 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     if (flushDue()) {
       flush();
     }
+    if (!healthWritten || System.nanoTime() - nextHealthNanos >= 0) {
+      writeHealth();
+    }
     return consumed;
+  }
+
+  /**
+   * Writes the pipeline's health points ({@link PipelineHealth}) in a request of their own. They
+   * are cumulative counters and gauges, so a failed write is counted and logged, not retried: the
+   * next one carries the same information, newer.
+   */
+  private void writeHealth() {
+    healthWritten = true;
+    nextHealthNanos = System.nanoTime() + config.healthInterval().toNanos();
+    try {
+      List<SinkPoint> points =
+          PipelineHealth.points(
+              consumer, config.healthTopics(), metrics, System.currentTimeMillis());
+      writer.write(points);
+      metrics.healthPointsWritten.addAndGet(points.size());
+    } catch (RuntimeException e) {
+      metrics.healthWriteFailures.incrementAndGet();
+      log.warn("health points not written to {}: {}", config.url(), e.toString());
+    }
   }
 
   /** Polls until {@link #close()} is called, then writes what is left and closes. */
@@ -296,6 +342,14 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       } else if (record.topic().equals(config.alertsTopic())) {
         pending.add(
             InfluxSchema.alertPoint(alertsDecoder.deserialize(record.topic(), record.value())));
+      } else if (record.topic().equals(config.gpuTopic())) {
+        pending.add(InfluxSchema.gpuPoint(gpuDecoder.deserialize(record.topic(), record.value())));
+      } else if (record.topic().equals(config.xidTopic())) {
+        pending.add(InfluxSchema.xidPoint(xidDecoder.deserialize(record.topic(), record.value())));
+      } else if (record.topic().equals(config.transportTopic())) {
+        pending.add(
+            InfluxSchema.transportPoint(
+                transportDecoder.deserialize(record.topic(), record.value())));
       } else {
         log.warn(
             "ignoring record from unexpected topic {}-{}@{}",
@@ -568,6 +622,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
           break;
         }
         LockSupport.parkNanos(wait);
+      }
+      if (pending.isEmpty()) {
+        writeHealth(); // the final counters
       }
     } finally {
       log.info("influx sink stopped: {}", metrics);

@@ -1,9 +1,11 @@
 package io.fabricpulse.sinks.influx;
 
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicSpec;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Settings of the time-series sink, validated at construction without touching the network. The
@@ -22,6 +24,13 @@ import java.util.Arrays;
  * @param retryMaxBackoff cap of that wait; retries never give up
  * @param ratesTopic topic of CounterRates
  * @param alertsTopic topic of Alert
+ * @param gpuTopic topic of GpuEcc (nvidia-smi samples, written as they are)
+ * @param xidTopic topic of GpuXid (Xid events)
+ * @param transportTopic topic of NcclTransport (NCCL transport verdicts)
+ * @param healthTopics topics whose end offsets the sink reports about the pipeline (records in and
+ *     out of every stage, the dead-letter count)
+ * @param healthInterval how often the sink writes its own health points (wall clock: they describe
+ *     the running pipeline, not the fabric); also written at start and at close
  * @param resolution which fields are written at full resolution and which as 10 s aggregates
  * @param aggregateIdleClose processing time without a sample of a series after which its open 10 s
  *     bucket is closed (wall clock while consuming; bucket boundaries stay event time); a series
@@ -40,6 +49,11 @@ public record InfluxSinkConfig(
     Duration retryMaxBackoff,
     String ratesTopic,
     String alertsTopic,
+    String gpuTopic,
+    String xidTopic,
+    String transportTopic,
+    List<String> healthTopics,
+    Duration healthInterval,
     SinkResolution resolution,
     Duration aggregateIdleClose,
     Duration closeTimeout) {
@@ -51,6 +65,11 @@ public record InfluxSinkConfig(
   public static final Duration DEFAULT_RETRY_MAX = Duration.ofSeconds(30);
   public static final Duration DEFAULT_IDLE_CLOSE = Duration.ofSeconds(30);
   public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_HEALTH_INTERVAL = Duration.ofSeconds(10);
+
+  /** Every topic of the default layout: its end offsets are the pipeline's record counts. */
+  public static final List<String> DEFAULT_HEALTH_TOPICS =
+      FabricTopics.defaults().all().stream().map(TopicSpec::name).toList();
 
   public InfluxSinkConfig {
     requireText(url, "url");
@@ -73,6 +92,11 @@ public record InfluxSinkConfig(
     }
     requireText(ratesTopic, "ratesTopic");
     requireText(alertsTopic, "alertsTopic");
+    requireText(gpuTopic, "gpuTopic");
+    requireText(xidTopic, "xidTopic");
+    requireText(transportTopic, "transportTopic");
+    healthTopics = healthTopics == null ? List.of() : List.copyOf(healthTopics);
+    requirePositive(healthInterval, "healthInterval");
     if (resolution == null) {
       throw new IllegalArgumentException("resolution is required");
     }
@@ -94,6 +118,11 @@ public record InfluxSinkConfig(
         DEFAULT_RETRY_MAX,
         FabricTopics.RATES,
         FabricTopics.ALERTS,
+        FabricTopics.GPU,
+        FabricTopics.XID,
+        FabricTopics.NCCL_TRANSPORT,
+        DEFAULT_HEALTH_TOPICS,
+        DEFAULT_HEALTH_INTERVAL,
         SinkResolution.defaults(),
         DEFAULT_IDLE_CLOSE,
         DEFAULT_CLOSE_TIMEOUT);
@@ -122,6 +151,11 @@ public record InfluxSinkConfig(
         retryMaxBackoff,
         ratesTopic,
         alertsTopic,
+        gpuTopic,
+        xidTopic,
+        transportTopic,
+        healthTopics,
+        healthInterval,
         resolution,
         aggregateIdleClose,
         closeTimeout);
@@ -141,6 +175,11 @@ public record InfluxSinkConfig(
         maxBackoff,
         ratesTopic,
         alertsTopic,
+        gpuTopic,
+        xidTopic,
+        transportTopic,
+        healthTopics,
+        healthInterval,
         resolution,
         aggregateIdleClose,
         closeTimeout);
@@ -159,6 +198,35 @@ public record InfluxSinkConfig(
         retryMaxBackoff,
         rates,
         alerts,
+        gpuTopic,
+        xidTopic,
+        transportTopic,
+        healthTopics,
+        healthInterval,
+        resolution,
+        aggregateIdleClose,
+        closeTimeout);
+  }
+
+  /** The same settings with the health points written every {@code interval}. */
+  public InfluxSinkConfig withHealthInterval(Duration interval) {
+    return new InfluxSinkConfig(
+        url,
+        org,
+        bucket,
+        token,
+        batchSize,
+        flushInterval,
+        writeTimeout,
+        retryInitialBackoff,
+        retryMaxBackoff,
+        ratesTopic,
+        alertsTopic,
+        gpuTopic,
+        xidTopic,
+        transportTopic,
+        healthTopics,
+        interval,
         resolution,
         aggregateIdleClose,
         closeTimeout);
@@ -177,6 +245,11 @@ public record InfluxSinkConfig(
         retryMaxBackoff,
         ratesTopic,
         alertsTopic,
+        gpuTopic,
+        xidTopic,
+        transportTopic,
+        healthTopics,
+        healthInterval,
         newResolution,
         aggregateIdleClose,
         closeTimeout);
@@ -195,6 +268,11 @@ public record InfluxSinkConfig(
         retryMaxBackoff,
         ratesTopic,
         alertsTopic,
+        gpuTopic,
+        xidTopic,
+        transportTopic,
+        healthTopics,
+        healthInterval,
         resolution,
         aggregateIdleClose,
         timeout);
@@ -237,6 +315,16 @@ public record InfluxSinkConfig(
         + ratesTopic
         + ","
         + alertsTopic
+        + ","
+        + gpuTopic
+        + ","
+        + xidTopic
+        + ","
+        + transportTopic
+        + ", healthTopics="
+        + healthTopics
+        + ", healthInterval="
+        + healthInterval
         + ", resolution="
         + resolution
         + ", aggregateIdleClose="

@@ -14,6 +14,8 @@ public final class SinkMetrics {
   final AtomicLong lateSamples = new AtomicLong();
   final AtomicLong rewrittenBuckets = new AtomicLong();
   final AtomicLong offsetCommits = new AtomicLong();
+  final AtomicLong healthPointsWritten = new AtomicLong();
+  final AtomicLong healthWriteFailures = new AtomicLong();
 
   /** Kafka records polled (rates and alerts, malformed included). */
   public long recordsConsumed() {
@@ -60,6 +62,16 @@ public final class SinkMetrics {
     return rewrittenBuckets.get();
   }
 
+  /** Points about the pipeline itself (PipelineHealth) the server acknowledged. */
+  public long healthPointsWritten() {
+    return healthPointsWritten.get();
+  }
+
+  /** Failed writes of health points (not retried: the next one carries newer values). */
+  public long healthWriteFailures() {
+    return healthWriteFailures.get();
+  }
+
   /** Successful offset commits. */
   public long offsetCommits() {
     return offsetCommits.get();
@@ -85,6 +97,8 @@ public final class SinkMetrics {
         + rewrittenBuckets()
         + ", commits="
         + offsetCommits()
+        + ", healthPoints="
+        + healthPointsWritten()
         + "]";
   }
 }

@@ -8,10 +8,21 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.AlertState;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.GpuEcc;
+import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.RateTag;
 import io.fabricpulse.avro.Severity;
+import io.fabricpulse.avro.XidKind;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class InfluxSchemaTest {
@@ -197,6 +208,107 @@ class InfluxSchemaTest {
     assertEquals(T, fired.timeMs());
     assertEquals("RESOLVED", cleared.tags().get("state"));
     assertEquals(T + 60_000, cleared.timeMs());
+  }
+
+  @Test
+  void gpuSampleBecomesOnePointPerGpuWithCountsAndFlagsAsIntegers() {
+    GpuEcc sample =
+        GpuEcc.newBuilder()
+            .setCluster("c1")
+            .setNode("gpu014")
+            .setBootId("b")
+            .setSeq(1)
+            .setTime(Instant.ofEpochMilli(T))
+            .setGpu(2)
+            .setEccCorrectedVolatile(30L)
+            .setEccUncorrectedVolatile(0L)
+            .setRemappedRowsPending(true)
+            .setRemappedRowsFailure(false)
+            .setTemperatureGpu(92)
+            .setFields(Map.of())
+            .build();
+
+    SinkPoint point = InfluxSchema.gpuPoint(sample);
+
+    assertEquals("fabric_gpu", point.measurement());
+    assertEquals(Map.of("cluster", "c1", "node", "gpu014", "gpu", "2"), point.tags());
+    // [N/A] fields (null) are absent, never 0
+    assertEquals(
+        Map.of(
+            "ecc_corrected_volatile", 30L,
+            "ecc_uncorrected_volatile", 0L,
+            "remapped_rows_pending", 1L,
+            "remapped_rows_failure", 0L,
+            "temperature_gpu", 92L),
+        point.fields());
+    assertEquals(T, point.timeMs());
+  }
+
+  @Test
+  void xidEventAndTransportVerdictBecomeEventPoints() {
+    GpuXid xid =
+        GpuXid.newBuilder()
+            .setCluster("c1")
+            .setNode("gpu014")
+            .setBootId("b")
+            .setSeq(1)
+            .setTime(Instant.ofEpochMilli(T))
+            .setGpu(1)
+            .setXid(48)
+            .setKind(XidKind.XID)
+            .setMessage("An uncorrectable double bit error")
+            .setRawLine("NVRM: Xid (PCI:0000:18:00): 48, An uncorrectable double bit error")
+            .build();
+    SinkPoint x = InfluxSchema.xidPoint(xid);
+    assertEquals("fabric_gpu_xid", x.measurement());
+    assertEquals(
+        Map.of("cluster", "c1", "node", "gpu014", "gpu", "1", "xid", "48", "kind", "XID"),
+        x.tags());
+    assertEquals(Map.of("events", 1L, "message", "An uncorrectable double bit error"), x.fields());
+
+    NcclTransport verdict =
+        NcclTransport.newBuilder()
+            .setCluster("c1")
+            .setNode("gpu015")
+            .setHost("gpu015")
+            .setJob("job-gdr-fallback")
+            .setTime(Instant.ofEpochMilli(T))
+            .setNet("IB")
+            .setGdr(false)
+            .setEvidence(List.of("NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0"))
+            .build();
+    SinkPoint t = InfluxSchema.transportPoint(verdict);
+    assertEquals("fabric_nccl_transport", t.measurement());
+    assertEquals(
+        Map.of(
+            "cluster",
+            "c1",
+            "node",
+            "gpu015",
+            "host",
+            "gpu015",
+            "job",
+            "job-gdr-fallback",
+            "net",
+            "IB"),
+        t.tags());
+    assertEquals(Map.of("events", 1L, "gdr", 0L), t.fields());
+  }
+
+  @Test
+  void timeseriesMdListsEveryMeasurementOfTheSchemaAndNoOther() throws Exception {
+    String doc = Files.readString(Path.of("TIMESERIES.md"));
+    Set<String> documented = new TreeSet<>();
+    Matcher m = Pattern.compile("^\\| `(fabric\\w*)`", Pattern.MULTILINE).matcher(doc);
+    while (m.find()) {
+      documented.add(m.group(1));
+    }
+    // the three 10 s measurements share one row of the table
+    Matcher agg = Pattern.compile("`(fabric_\\w+_10s)`").matcher(doc);
+    while (agg.find()) {
+      documented.add(agg.group(1));
+    }
+    assertEquals(new TreeSet<>(InfluxSchema.MEASUREMENTS), documented);
   }
 
   static Alert alert(AlertState state, Instant resolvedAt) {

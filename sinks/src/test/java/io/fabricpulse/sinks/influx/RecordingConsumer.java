@@ -10,7 +10,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Kafka's MockConsumer, assigned to partition 0 of the given topics from offset 0, that remembers
- * every offset committed (also readable after the sink closed it).
+ * every offset committed (also readable after the sink closed it); its end offsets follow the
+ * appended records, as a broker's do.
  */
 final class RecordingConsumer extends MockConsumer<String, byte[]> {
 
@@ -26,6 +27,7 @@ final class RecordingConsumer extends MockConsumer<String, byte[]> {
     Map<TopicPartition, Long> beginning = new HashMap<>();
     partitions.forEach(p -> beginning.put(p, 0L));
     updateBeginningOffsets(beginning);
+    updateEndOffsets(beginning);
   }
 
   /** Appends a record to partition 0 of {@code topic}; returns its offset. */
@@ -33,6 +35,7 @@ final class RecordingConsumer extends MockConsumer<String, byte[]> {
     TopicPartition partition = new TopicPartition(topic, 0);
     long offset = nextOffset.merge(partition, 1L, Long::sum) - 1;
     addRecord(new ConsumerRecord<>(topic, 0, offset, key, value));
+    updateEndOffsets(Map.of(partition, offset + 1));
     return offset;
   }
 

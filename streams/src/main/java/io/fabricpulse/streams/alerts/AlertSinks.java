@@ -18,6 +18,9 @@ import org.apache.kafka.streams.kstream.Produced;
  *       when the alert resolves, so the compacted topic holds exactly the alerts currently open and
  *       a table built from it needs no filtering. The RESOLVED record itself is in fabric.alerts.
  * </ul>
+ *
+ * <p>With {@link GrafanaLinks#BASE_URL} in the application config, every alert first gets its
+ * dashboard link as label {@value GrafanaLinks#LABEL}.
  */
 public final class AlertSinks {
 
@@ -27,7 +30,9 @@ public final class AlertSinks {
    * @param name prefix of the three processor names, unique per detector (e.g. {@code pfc})
    */
   public static void addTo(
-      KStream<String, Alert> alerts, String name, FabricTopics topics, Serde<Alert> alertSerde) {
+      KStream<String, Alert> detected, String name, FabricTopics topics, Serde<Alert> alertSerde) {
+    KStream<String, Alert> alerts =
+        detected.processValues(GrafanaLinks::new, Named.as(name + "-grafana-link"));
     Produced<String, Alert> produced = Produced.with(Serdes.String(), alertSerde);
     alerts.to(topics.alerts().name(), produced.withName(name + "-to-alerts"));
     alerts
