@@ -1,5 +1,6 @@
 package io.fabricpulse.app.testing;
 
+import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.collectors.sim.DemoFaults;
 import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.InjectedFault;
