@@ -45,17 +45,7 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
     if (data == null) {
       return null;
     }
-    if (data.length < 5 || data[0] != AvroSerializer.MAGIC_BYTE) {
-      throw new SerializationException(
-          "topic "
-              + topic
-              + ": not Confluent Avro wire format (expected magic byte 0 and a 4-byte schema id, got "
-              + data.length
-              + " bytes"
-              + (data.length > 0 ? " starting with " + data[0] : "")
-              + ")");
-    }
-    int id = ByteBuffer.wrap(data, 1, 4).getInt();
+    int id = schemaIdOf(topic, data);
     try {
       SpecificDatumReader<T> reader = readers.computeIfAbsent(id, this::readerFor);
       BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 5, data.length - 5, null);
@@ -72,6 +62,25 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
               + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * The schema id of a Confluent wire-format payload: magic byte 0, then the 4-byte big-endian id.
+   *
+   * @throws SerializationException naming the topic when the bytes are not in that format
+   */
+  static int schemaIdOf(String topic, byte[] data) {
+    if (data.length < 5 || data[0] != AvroSerializer.MAGIC_BYTE) {
+      throw new SerializationException(
+          "topic "
+              + topic
+              + ": not Confluent Avro wire format (expected magic byte 0 and a 4-byte schema id, got "
+              + data.length
+              + " bytes"
+              + (data.length > 0 ? " starting with " + data[0] : "")
+              + ")");
+    }
+    return ByteBuffer.wrap(data, 1, 4).getInt();
   }
 
   private SpecificDatumReader<T> readerFor(int id) {

@@ -2,7 +2,6 @@ package io.fabricpulse.schemas.serde;
 
 import io.fabricpulse.schemas.registry.SchemaRegistryClient;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,17 +59,7 @@ public final class AvroOneOfDeserializer implements Deserializer<SpecificRecord>
     if (data == null) {
       return null;
     }
-    if (data.length < 5 || data[0] != AvroSerializer.MAGIC_BYTE) {
-      throw new SerializationException(
-          "topic "
-              + topic
-              + ": not Confluent Avro wire format (expected magic byte 0 and a 4-byte schema id, got "
-              + data.length
-              + " bytes"
-              + (data.length > 0 ? " starting with " + data[0] : "")
-              + ")");
-    }
-    int id = ByteBuffer.wrap(data, 1, 4).getInt();
+    int id = AvroDeserializer.schemaIdOf(topic, data);
     try {
       SpecificDatumReader<SpecificRecord> reader = readers.computeIfAbsent(id, this::readerFor);
       BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(data, 5, data.length - 5, null);

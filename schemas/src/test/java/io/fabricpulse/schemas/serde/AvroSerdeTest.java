@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.Counter;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.EcnMarks;
@@ -204,6 +205,31 @@ class AvroSerdeTest {
     AvroOneOfDeserializer reader =
         new AvroOneOfDeserializer(List.of(NodeCounters.class, PortCounters.class), registry);
     assertEquals(v02, reader.deserialize(FabricTopics.PORT_COUNTERS, bytes));
+  }
+
+  @Test
+  void aRecordOfATypeTheTopicDoesNotCarryIsRefusedNamingWhatIsAccepted() {
+    Alert alert = SampleRecords.alert();
+    byte[] bytes =
+        serdeFor(alert, Map.of()).serializer().serialize(FabricTopics.PORT_COUNTERS, alert);
+    AvroOneOfDeserializer reader =
+        new AvroOneOfDeserializer(List.of(NodeCounters.class, PortCounters.class), registry);
+
+    SerializationException e =
+        assertThrows(
+            SerializationException.class,
+            () -> reader.deserialize(FabricTopics.PORT_COUNTERS, bytes));
+    assertTrue(e.getMessage().contains("io.fabricpulse.avro.Alert"), e.getMessage());
+    assertTrue(
+        e.getMessage()
+            .contains("io.fabricpulse.avro.NodeCounters, io.fabricpulse.avro.PortCounters"),
+        e.getMessage());
+    SerializationException notAvro =
+        assertThrows(
+            SerializationException.class,
+            () -> reader.deserialize(FabricTopics.PORT_COUNTERS, new byte[] {'{', '}'}));
+    assertTrue(
+        notAvro.getMessage().contains("not Confluent Avro wire format"), notAvro.getMessage());
   }
 
   @Test
