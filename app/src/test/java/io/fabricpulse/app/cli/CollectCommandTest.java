@@ -3,8 +3,10 @@ package io.fabricpulse.app.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.avro.RateTag;
 import io.fabricpulse.collectors.testing.Samples;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,5 +139,39 @@ class CollectCommandTest {
 
     assertEquals(CollectCommand.EXIT_CONFIG, run.exit());
     assertTrue(run.stderr().contains("kafka.bootstrap.servers: required"), run.stderr());
+  }
+
+  @Test
+  void detectReadsTheNodeRecordsCollectOncePrintsAndRatesEveryPort() throws Exception {
+    Path root = Samples.unpackSysfs("procfs-mlx4_0-qdr-2port.ttar.txt", tmp.resolve("sysfs"));
+    CliRun collect =
+        CliRun.of(
+            "collect",
+            "--once",
+            "--sysfs-root",
+            root.toString(),
+            "--set",
+            "proc_root=" + procRoot(),
+            "--set",
+            "sources.ethtool.enabled=false",
+            "--set",
+            "sources.gpu.enabled=false",
+            "--set",
+            "sources.kmsg.enabled=false");
+    assertEquals(0, collect.exit(), collect.stderr());
+    Path cycle = tmp.resolve("cycle.jsonl");
+    Files.writeString(cycle, collect.stdout());
+
+    CliRun detect = CliRun.of("detect", "--rates", cycle.toString());
+
+    assertEquals(0, detect.exit(), detect.stderr());
+    // one CounterRates line per port of the node record: mlx4_0 ports 1 and 2, first samples
+    List<CounterRates> rates = detect.records(CounterRates.class);
+    assertEquals(List.of(1, 2), rates.stream().map(CounterRates::getPort).toList());
+    assertTrue(
+        rates.stream()
+            .flatMap(r -> r.getRates().stream())
+            .allMatch(r -> r.getTag() == RateTag.first || r.getTag() == RateTag.unavailable),
+        detect.stdout());
   }
 }
