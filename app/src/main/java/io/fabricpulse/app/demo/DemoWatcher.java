@@ -21,7 +21,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -78,12 +77,8 @@ final class DemoWatcher implements Runnable, AutoCloseable {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
           if (record.topic().equals(ratesTopic)) {
             rates.incrementAndGet();
-            SpecificRecord value = ratesDecoder.deserialize(record.topic(), record.value());
-            if (value instanceof NodeRates node) {
-              NodeRecords.views(node).forEach(this::observe);
-            } else {
-              observe((CounterRates) value);
-            }
+            NodeRecords.portRates(ratesDecoder.deserialize(record.topic(), record.value()))
+                .forEach(this::observe);
           } else {
             Alert alert = alertDecoder.deserialize(record.topic(), record.value());
             alerts.add(alert);

@@ -3,9 +3,13 @@ package io.fabricpulse.app.status;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.NcclTransport;
+import io.fabricpulse.avro.NodeRates;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.serde.AvroDeserializer;
+import io.fabricpulse.schemas.serde.AvroOneOfDeserializer;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.sinks.influx.InfluxSchema;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +26,11 @@ final class StatusRecords {
   private final StatusBoard board;
   private final FabricTopics topics;
   private final AvroDeserializer<Alert> alerts = new AvroDeserializer<>(Alert.class);
-  private final AvroDeserializer<CounterRates> rates = new AvroDeserializer<>(CounterRates.class);
+
+  /** 0.2 NodeRates, or 0.1 CounterRates from a rate stage not yet upgraded. */
+  private final AvroOneOfDeserializer rates =
+      new AvroOneOfDeserializer(List.of(NodeRates.class, CounterRates.class));
+
   private final AvroDeserializer<NcclTransport> transports =
       new AvroDeserializer<>(NcclTransport.class);
   private long skipped;
@@ -48,7 +56,9 @@ final class StatusRecords {
       } else if (topic.equals(topics.alerts().name())) {
         board.alertChange(alerts.deserialize(topic, value));
       } else if (topic.equals(topics.rates().name())) {
-        InfluxSchema.ratesPoint(rates.deserialize(topic, value)).ifPresent(board::rates);
+        for (CounterRates port : NodeRecords.portRates(rates.deserialize(topic, value))) {
+          InfluxSchema.ratesPoint(port).ifPresent(board::rates);
+        }
       } else if (topic.equals(topics.ncclTransport().name())) {
         board.transport(transports.deserialize(topic, value));
       }

@@ -198,6 +198,25 @@ public final class NodeRecords {
         .build();
   }
 
+  /**
+   * The per-port rates of a record read from fabric.rates: the views of a 0.2 NodeRates, or the one
+   * 0.1 CounterRates itself; none for a tombstone (null).
+   *
+   * @throws IllegalArgumentException for any other record
+   */
+  public static List<CounterRates> portRates(SpecificRecord rates) {
+    if (rates == null) {
+      return List.of();
+    }
+    if (rates instanceof NodeRates node) {
+      return views(node);
+    }
+    if (rates instanceof CounterRates port) {
+      return List.of(port);
+    }
+    throw new IllegalArgumentException("not a rates record: " + rates.getSchema().getFullName());
+  }
+
   /** The per-port views of a NodeRates, each with its header. */
   public static List<CounterRates> views(NodeRates node) {
     List<CounterRates> views = new ArrayList<>(node.getPorts().size());

@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -329,13 +328,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     }
     try {
       if (record.topic().equals(config.ratesTopic())) {
-        SpecificRecord rates = ratesDecoder.deserialize(record.topic(), record.value());
-        if (rates instanceof NodeRates node) {
-          for (CounterRates port : NodeRecords.views(node)) {
-            addRates(port, partition, record, replay);
-          }
-        } else {
-          addRates((CounterRates) rates, partition, record, replay);
+        for (CounterRates port :
+            NodeRecords.portRates(ratesDecoder.deserialize(record.topic(), record.value()))) {
+          addRates(port, partition, record, replay);
         }
       } else if (replay) {
         return; // already written before the restart

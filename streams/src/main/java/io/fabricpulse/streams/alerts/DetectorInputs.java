@@ -78,12 +78,7 @@ public final class DetectorInputs {
                   topics.rates().name(),
                   Consumed.with(Serdes.String(), values)
                       .withName("source-" + topics.rates().name().replace('.', '-')))
-              .flatMapValues(
-                  value ->
-                      value instanceof NodeRates node
-                          ? NodeRecords.views(node)
-                          : List.of((CounterRates) value),
-                  Named.as("rates-per-port"));
+              .flatMapValues(NodeRecords::portRates, Named.as("rates-per-port"));
     }
     return ratesPerPort;
   }
