@@ -4,6 +4,7 @@ import io.fabricpulse.avro.Counter;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.schemas.counters.CounterMeaning;
 import io.fabricpulse.schemas.nodes.NodeRecords;
@@ -148,7 +149,6 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
 
     long time = record.timestamp();
     List<CounterRates> rated = new ArrayList<>(views.size());
-    String key = null;
     for (SpecificRecord view : views) {
       RateSample sample;
       try {
@@ -160,15 +160,15 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
       CounterRates rates = rate(record, sample, time);
       if (rates != null) {
         rated.add(rates);
-        key = ratesKey(record.key(), sample);
       }
     }
     if (rated.isEmpty()) {
       return;
     }
+    NodeRates node = NodeRecords.ofRates(rated);
     context.forward(
         new Record<String, SpecificRecord>(
-            key, NodeRecords.ofRates(rated), time, LineageHeaders.of(record.headers(), source)),
+            ratesKey(record.key(), node), node, time, LineageHeaders.of(record.headers(), source)),
         ratesSink);
   }
 
@@ -202,8 +202,8 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
    * order it rates them, and per-node detectors need no repartition (README, Topics). A raw record
    * without a key (not one of our collectors) gets its sample's {@code cluster/node}.
    */
-  static String ratesKey(String rawKey, RateSample sample) {
-    return rawKey != null ? rawKey : sample.cluster() + "/" + sample.node();
+  static String ratesKey(String rawKey, NodeRates rates) {
+    return rawKey != null ? rawKey : rates.getCluster() + "/" + rates.getNode();
   }
 
   /**
