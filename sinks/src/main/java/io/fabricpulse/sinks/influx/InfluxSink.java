@@ -181,14 +181,17 @@ public final class InfluxSink implements Runnable, AutoCloseable {
    * handling.
    */
   public void subscribe() {
-    consumer.subscribe(
-        List.of(
-            config.ratesTopic(),
-            config.alertsTopic(),
-            config.gpuTopic(),
-            config.xidTopic(),
-            config.transportTopic()),
-        new Rebalance());
+    consumer.subscribe(topics(), new Rebalance());
+  }
+
+  /** The topics the sink reads. */
+  public List<String> topics() {
+    return List.of(
+        config.ratesTopic(),
+        config.alertsTopic(),
+        config.gpuTopic(),
+        config.xidTopic(),
+        config.transportTopic());
   }
 
   /**
