@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
       "Preloads --simulated seconds of a simulated fleet's raw records, then, one",
       "after the other on the same data: a plain consumer->producer pass-through",
       "(baseline), the full streams application (every detector, exactly once),",
-      "the sink into QuestDB, alert latency with faults at 80% of the streams rate,",
+      "the sink into QuestDB, alert latency with faults at 80%% of the streams rate,",
       "and offline detect over a file. The last line sums it up:",
       "bench: streams=N/s baseline=N/s ratio=R alert_p99=MS sink=N/s detect=N/s",
       "Microbenchmarks (parsers, serde, rate stage) are JMH: bench/run.sh."
