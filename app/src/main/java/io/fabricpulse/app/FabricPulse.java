@@ -10,6 +10,7 @@ import io.fabricpulse.app.cli.ExitCodes;
 import io.fabricpulse.app.cli.ExportCommand;
 import io.fabricpulse.app.cli.HelpCommand;
 import io.fabricpulse.app.cli.ParseCommand;
+import io.fabricpulse.app.cli.QueryCommand;
 import io.fabricpulse.app.cli.ReplayCommand;
 import io.fabricpulse.app.cli.RulesCommand;
 import io.fabricpulse.app.cli.SimulateCommand;
@@ -47,6 +48,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
       DetectCommand.class,
       ExportCommand.class,
       ReplayCommand.class,
+      QueryCommand.class,
       StreamsCommand.class,
       SinkCommand.class,
       BridgeCommand.class,
