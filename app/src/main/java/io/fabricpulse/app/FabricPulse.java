@@ -7,8 +7,11 @@ import io.fabricpulse.app.cli.CollectCommand;
 import io.fabricpulse.app.cli.DemoCommand;
 import io.fabricpulse.app.cli.DetectCommand;
 import io.fabricpulse.app.cli.ExitCodes;
+import io.fabricpulse.app.cli.ExportCommand;
 import io.fabricpulse.app.cli.HelpCommand;
 import io.fabricpulse.app.cli.ParseCommand;
+import io.fabricpulse.app.cli.QueryCommand;
+import io.fabricpulse.app.cli.ReplayCommand;
 import io.fabricpulse.app.cli.RulesCommand;
 import io.fabricpulse.app.cli.SimulateCommand;
 import io.fabricpulse.app.cli.SinkCommand;
@@ -43,6 +46,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
       ParseCommand.class,
       RulesCommand.class,
       DetectCommand.class,
+      ExportCommand.class,
+      ReplayCommand.class,
+      QueryCommand.class,
       StreamsCommand.class,
       SinkCommand.class,
       BridgeCommand.class,

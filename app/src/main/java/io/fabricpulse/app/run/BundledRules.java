@@ -30,7 +30,7 @@ public final class BundledRules {
   }
 
   /** Copies the bundled rule files into {@code scratch}/alert-rules and returns that folder. */
-  static Path extract(Path scratch) throws IOException {
+  public static Path extract(Path scratch) throws IOException {
     URL url = BundledRules.class.getClassLoader().getResource(RESOURCE_DIR);
     if (url == null) {
       throw new IOException("the jar has no bundled " + RESOURCE_DIR + "/ (build problem)");

@@ -1,7 +1,9 @@
 package io.fabricpulse.app.run;
 
 import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
+import io.fabricpulse.app.embedded.RegistrySnapshot;
 import io.fabricpulse.app.embedded.TopicBootstrap;
+import io.fabricpulse.schemas.registry.InMemorySchemaRegistry;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.sinks.influx.InfluxSink;
@@ -24,6 +26,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.LoggerFactory;
 
 /**
  * The whole pipeline in one JVM on real parts: a KRaft broker, the in-process registry, the streams
@@ -101,6 +104,10 @@ public final class EmbeddedPipeline implements AutoCloseable {
   private void startBrokerAndStore(Consumer<String> progress)
       throws IOException, InterruptedException {
     long t0 = System.nanoTime();
+    // the records a previous run left in the data directory name their schemas by id
+    if (inProcessRegistry() != null) {
+      RegistrySnapshot.restore(inProcessRegistry(), options.dataDir());
+    }
     broker = EmbeddedKafkaBroker.start(options.dataDir(), Duration.ofSeconds(60));
     try (Admin admin = Admin.create(adminConfig())) {
       TopicBootstrap.ensure(admin, topics, (short) 1);
@@ -232,8 +239,27 @@ public final class EmbeddedPipeline implements AutoCloseable {
     return p;
   }
 
+  /** The in-process registry of a {@code mock://} URL, else null. */
+  private InMemorySchemaRegistry inProcessRegistry() {
+    String url = options.registryUrl();
+    return url.startsWith(AvroSerdeConfig.MOCK_SCHEME)
+        ? InMemorySchemaRegistry.forScope(url.substring(AvroSerdeConfig.MOCK_SCHEME.length()))
+        : null;
+  }
+
   @Override
   public void close() {
+    if (inProcessRegistry() != null && broker != null) {
+      try {
+        RegistrySnapshot.save(inProcessRegistry(), options.dataDir());
+      } catch (IOException e) {
+        LoggerFactory.getLogger(EmbeddedPipeline.class)
+            .warn(
+                "cannot keep the schemas beside the data in {}: {}",
+                options.dataDir(),
+                e.toString());
+      }
+    }
     if (sink != null) {
       sink.close();
       joinQuietly(sinkThread);
