@@ -51,7 +51,7 @@ public final class BridgeConfigLoader {
   private static final Set<String> TOP_KEYS =
       Set.of("language", "zone", "grafana_url", "give_up_after", "people", "robots");
   private static final Set<String> PERSON_KEYS =
-      Set.of("wecom", "dingtalk_user", "dingtalk_mobile");
+      Set.of("wecom", "dingtalk_user", "dingtalk_mobile", "mobile");
   private static final Set<String> ROBOT_KEYS =
       Set.of(
           "name",
@@ -191,15 +191,17 @@ public final class BridgeConfigLoader {
       Map<String, NodeTuple> fields = keys(ids, key + ".", PERSON_KEYS);
       String wecom = optionalScalar(key + ".wecom", fields.get("wecom"));
       String user = optionalScalar(key + ".dingtalk_user", fields.get("dingtalk_user"));
-      String mobile = optionalScalar(key + ".dingtalk_mobile", fields.get("dingtalk_mobile"));
-      if (wecom == null && user == null && mobile == null) {
+      String dingtalkMobile =
+          optionalScalar(key + ".dingtalk_mobile", fields.get("dingtalk_mobile"));
+      String mobile = optionalScalar(key + ".mobile", fields.get("mobile"));
+      if (wecom == null && user == null && dingtalkMobile == null && mobile == null) {
         problems.add(
             where(tuple.getKeyNode())
                 + ": "
                 + key
-                + ": needs at least one of wecom, dingtalk_user, dingtalk_mobile");
+                + ": needs at least one of wecom, dingtalk_user, dingtalk_mobile, mobile");
       }
-      people.put(name, new Person(name, wecom, user, mobile));
+      people.put(name, new Person(name, wecom, user, dingtalkMobile, mobile));
     }
     return people;
   }

@@ -31,6 +31,9 @@ public final class MessageRenderer {
   /** Node ranges named per kind in a digest's summary. */
   static final int SUMMARY_RANGES = 3;
 
+  /** The alert label the topology join sets for a host port: the switch port at the other end. */
+  public static final String PEER_LABEL = "peer";
+
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private final Language language;
@@ -49,6 +52,10 @@ public final class MessageRenderer {
     List<String> lines = new ArrayList<>();
     lines.add("### " + title);
     lines.add(bold(zh() ? "对象" : "Subject") + sep() + subject(a) + clusterSuffix(a));
+    String peer = peer(a);
+    if (peer != null) {
+      lines.add(bold(zh() ? "对端" : "Peer") + sep() + peer);
+    }
     if (a.getState() == AlertState.RESOLVED) {
       lines.add(bold(zh() ? "原告警" : "Page") + sep() + a.getSummary());
       lines.add(
@@ -142,6 +149,10 @@ public final class MessageRenderer {
     StringBuilder s = new StringBuilder("- ");
     s.append(severityTag(a)).append(zh() ? "" : " ").append(a.getKind()).append(' ');
     s.append(bold(subject(a)));
+    String peer = peer(a);
+    if (peer != null) {
+      s.append(zh() ? "（对端 " + peer + "）" : " (peer " + peer + ")");
+    }
     if (a.getState() == AlertState.RESOLVED) {
       s.append(zh() ? " 已恢复，持续 " : " resolved after ").append(duration(a));
     } else {
@@ -200,6 +211,15 @@ public final class MessageRenderer {
       parts.add((zh() ? "作业 " : "job ") + a.getJob());
     }
     return parts.isEmpty() ? a.getCluster() : String.join(" ", parts);
+  }
+
+  /**
+   * The switch port at the other end of the alert's port, as the topology join labels it ({@code
+   * peer}, e.g. "leaf-07 port 12"), or null when the topology is not known.
+   */
+  public static String peer(Alert a) {
+    String peer = a.getLabels() == null ? null : a.getLabels().get(PEER_LABEL);
+    return peer == null || peer.isBlank() ? null : peer;
   }
 
   private String clusterSuffix(Alert a) {
