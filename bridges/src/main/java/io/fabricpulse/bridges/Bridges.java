@@ -105,7 +105,8 @@ public final class Bridges {
 
   public static MessagePacker packer(BridgeConfig config) {
     return new MessagePacker(
-        new MessageRenderer(config.language(), config.zone(), config.grafanaUrl()));
+        new MessageRenderer(
+            config.language(), config.zone(), config.grafanaUrl(), config.templates()));
   }
 
   public static RobotDispatcher dispatcher(

@@ -39,16 +39,41 @@ public final class MessageRenderer {
   private final Language language;
   private final ZoneId zone;
   private final String grafanaUrl;
+  private final MessageTemplates templates;
 
   public MessageRenderer(Language language, ZoneId zone, String grafanaUrl) {
+    this(language, zone, grafanaUrl, null);
+  }
+
+  /**
+   * @param templates the templates that replace built-in ones, or null for the built-in ones
+   */
+  public MessageRenderer(
+      Language language, ZoneId zone, String grafanaUrl, MessageTemplates templates) {
     this.language = language;
     this.zone = zone;
     this.grafanaUrl = grafanaUrl;
+    this.templates = templates;
   }
 
   /** The detailed message of one alert state change. */
   public Message single(Alert a, Set<Person> mentions) {
     String title = title(a);
+    List<String> template =
+        templates == null
+            ? null
+            : a.getState() == AlertState.RESOLVED ? templates.resolved() : templates.firing();
+    if (template != null) {
+      Map<String, String> values = values(a);
+      List<String> lines = new ArrayList<>();
+      for (String line : template) {
+        String filled = MessageTemplates.fill(line, values, true);
+        if (filled != null) {
+          lines.add(filled);
+        }
+      }
+      return new Message(title, List.copyOf(lines), mentions, 1);
+    }
     List<String> lines = new ArrayList<>();
     lines.add("### " + title);
     lines.add(bold(zh() ? "对象" : "Subject") + sep() + subject(a) + clusterSuffix(a));
@@ -146,6 +171,15 @@ public final class MessageRenderer {
 
   /** The one line of an alert in a digest. */
   public String digestLine(Alert a) {
+    String template =
+        templates == null
+            ? null
+            : a.getState() == AlertState.RESOLVED
+                ? templates.digestResolved()
+                : templates.digestFiring();
+    if (template != null) {
+      return MessageTemplates.fill(template, values(a), false);
+    }
     StringBuilder s = new StringBuilder("- ");
     s.append(severityTag(a)).append(zh() ? "" : " ").append(a.getKind()).append(' ');
     s.append(bold(subject(a)));
@@ -163,6 +197,41 @@ public final class MessageRenderer {
       s.append(zh() ? "，开始 " : ", since ").append(shortTime(a.getStartedAt()));
     }
     return s.toString();
+  }
+
+  /** What each placeholder of {@link MessageTemplates} stands for; absent ones are not in it. */
+  Map<String, String> values(Alert a) {
+    Map<String, String> v = new java.util.HashMap<>();
+    v.put("title", title(a));
+    v.put("severity", severityTag(a));
+    v.put("kind", a.getKind().name());
+    v.put("state", a.getState().name());
+    v.put("cluster", a.getCluster());
+    if (a.getNode() != null) {
+      v.put("node", a.getNode());
+    }
+    v.put("subject", subject(a));
+    if (peer(a) != null) {
+      v.put("peer", peer(a));
+    }
+    v.put("summary", a.getSummary());
+    if (valueText(a) != null) {
+      v.put("value", valueText(a));
+    }
+    if (a.getStartedAt() != null) {
+      v.put("started", time(a.getStartedAt()));
+      v.put("since", shortTime(a.getStartedAt()));
+    }
+    if (a.getResolvedAt() != null) {
+      v.put("resolved", time(a.getResolvedAt()));
+      v.put("lasted", duration(a));
+    }
+    v.put("zone", zone.getId());
+    links(a).ifPresent(l -> v.put("links", l));
+    if (a.getLabels() != null) {
+      a.getLabels().forEach((k, value) -> v.put(MessageTemplates.LABEL_PREFIX + k, value));
+    }
+    return v;
   }
 
   /** Severity and state as the title says them: "[CRITICAL] PAUSE_STORM firing". */
