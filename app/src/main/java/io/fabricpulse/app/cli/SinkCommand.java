@@ -1,17 +1,21 @@
 package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.run.AliveFile;
+import io.fabricpulse.sinks.influx.GroupLag;
 import io.fabricpulse.sinks.influx.InfluxSink;
 import io.fabricpulse.sinks.influx.InfluxSinkConfig;
+import io.fabricpulse.streams.FabricTopology;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -98,6 +102,21 @@ public final class SinkCommand implements Runnable {
     String groupId;
 
     @Option(
+        names = "--lag-groups",
+        split = ",",
+        paramLabel = "GROUP",
+        defaultValue = LAG_GROUPS,
+        description = {
+          "Consumer groups whose lag per topic goes to the store",
+          "(fabricpulse_consumer_lag); default ${DEFAULT-VALUE}."
+        })
+    List<String> lagGroups;
+
+    /** The streams application and both bridges, with their default ids. */
+    static final String LAG_GROUPS =
+        FabricTopology.APPLICATION_ID + ",fabricpulse-bridge-wecom,fabricpulse-bridge-dingtalk";
+
+    @Option(
         names = "--alive-file",
         paramLabel = "FILE",
         description = {
@@ -125,6 +144,12 @@ public final class SinkCommand implements Runnable {
       client.forEach((k, v) -> consumer.put(k.toString(), v));
       consumer.put("group.id", groupId);
       sink = InfluxSink.create(config, consumer);
+      if (!lagGroups.isEmpty()) {
+        Map<String, Object> admin = new HashMap<>(consumer);
+        admin.keySet().removeIf(k -> k.startsWith("schema.registry.") || k.contains(".avro."));
+        admin.remove("group.id");
+        sink.withGroupLag(new GroupLag(Admin.create(admin), lagGroups));
+      }
       ScheduledExecutorService aliveTimer = aliveFile == null ? null : aliveTimer(sink);
       Thread hook = new Thread(sink::close, "sink-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);

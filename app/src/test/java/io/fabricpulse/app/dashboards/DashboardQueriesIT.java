@@ -24,10 +24,12 @@ import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
+import io.fabricpulse.sinks.influx.GroupLag;
 import io.fabricpulse.sinks.influx.InfluxSchema;
 import io.fabricpulse.sinks.influx.InfluxSink;
 import io.fabricpulse.sinks.influx.InfluxSinkConfig;
 import io.fabricpulse.sinks.influx.SinkPoint;
+import io.fabricpulse.streams.FabricTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -140,6 +142,11 @@ class DashboardQueriesIT {
               consumer(broker.bootstrapServers()),
               Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY),
               writer);
+      // the lag of the pipeline's other groups: the bridge above committed its offsets
+      sink.withGroupLag(
+          new GroupLag(
+              Admin.create(admin),
+              List.of(FabricTopology.APPLICATION_ID, Bridges.defaultGroupId(RobotType.WECOM))));
       try {
         sink.subscribe();
         long deadline = System.nanoTime() + SINK_DEADLINE.toNanos();

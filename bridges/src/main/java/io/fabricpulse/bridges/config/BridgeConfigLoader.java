@@ -49,13 +49,13 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  */
 public final class BridgeConfigLoader {
 
-  private static final Set<String> TOP_KEYS =
+  static final Set<String> TOP_KEYS =
       Set.of("language", "zone", "grafana_url", "give_up_after", "templates", "people", "robots");
-  private static final Set<String> TEMPLATE_KEYS =
+  static final Set<String> TEMPLATE_KEYS =
       Set.of("firing", "resolved", "digest_firing", "digest_resolved");
-  private static final Set<String> PERSON_KEYS =
+  static final Set<String> PERSON_KEYS =
       Set.of("wecom", "dingtalk_user", "dingtalk_mobile", "mobile");
-  private static final Set<String> ROBOT_KEYS =
+  static final Set<String> ROBOT_KEYS =
       Set.of(
           "name",
           "type",
@@ -71,7 +71,7 @@ public final class BridgeConfigLoader {
           "messages_per_minute",
           "quiet_hours",
           "routes");
-  private static final Set<String> ROUTE_KEYS =
+  static final Set<String> ROUTE_KEYS =
       Set.of("severity", "kind", "cluster", "node", "labels", "mention");
   private static final Pattern ROBOT_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");

@@ -112,6 +112,15 @@ public final class InfluxSchema {
    */
   public static final String PIPELINE_BRIDGE = "fabricpulse_bridge";
 
+  /**
+   * The pipeline about itself: the lag of the pipeline's other consumer groups (the streams
+   * application, the bridges) per topic, read by the sink ({@link GroupLag}).
+   */
+  public static final String PIPELINE_CONSUMER_LAG = "fabricpulse_consumer_lag";
+
+  /** Field of fabricpulse_consumer_lag: records after the group's committed offsets. */
+  public static final String LAG = "lag";
+
   /** Suffix of the measurement that holds the 10 s aggregates of a rates measurement. */
   public static final String AGGREGATE_SUFFIX = "_10s";
 
@@ -221,7 +230,8 @@ public final class InfluxSchema {
           NCCL_TRANSPORT,
           PIPELINE_TOPICS,
           PIPELINE_SINK,
-          PIPELINE_BRIDGE);
+          PIPELINE_BRIDGE,
+          PIPELINE_CONSUMER_LAG);
 
   /** Tags that mean "no rate is known": no field is written for them [DESIGN 4]. */
   private static final Set<RateTag> NO_RATE =

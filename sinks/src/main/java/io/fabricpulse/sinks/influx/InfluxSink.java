@@ -111,6 +111,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private int failedAttempts;
   private long nextAttemptNanos;
   private boolean healthWritten;
+  private GroupLag groupLag;
   private long nextHealthNanos;
 
   private final AtomicBoolean stopRequested = new AtomicBoolean();
@@ -233,15 +234,27 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     healthWritten = true;
     nextHealthNanos = System.nanoTime() + config.healthInterval().toNanos();
     try {
+      long now = System.currentTimeMillis();
       List<SinkPoint> points =
-          PipelineHealth.points(
-              consumer, config.healthTopics(), metrics, System.currentTimeMillis());
+          new ArrayList<>(PipelineHealth.points(consumer, config.healthTopics(), metrics, now));
+      if (groupLag != null) {
+        points.addAll(groupLag.points(now));
+      }
       writer.write(points);
       metrics.healthPointsWritten.addAndGet(points.size());
     } catch (RuntimeException e) {
       metrics.healthWriteFailures.incrementAndGet();
       log.warn("health points not written to {}: {}", config.url(), e.toString());
     }
+  }
+
+  /**
+   * Also writes the lag of these consumer groups with every health write; the sink closes it. Call
+   * before {@link #run()}.
+   */
+  public InfluxSink withGroupLag(GroupLag lag) {
+    this.groupLag = lag;
+    return this;
   }
 
   /** Polls until {@link #close()} is called, then writes what is left and closes. */
@@ -635,7 +648,13 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       try {
         consumer.close();
       } finally {
-        writer.close();
+        try {
+          writer.close();
+        } finally {
+          if (groupLag != null) {
+            groupLag.close();
+          }
+        }
       }
     }
   }
