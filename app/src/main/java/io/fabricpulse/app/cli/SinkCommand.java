@@ -108,7 +108,9 @@ public final class SinkCommand implements Runnable {
         defaultValue = LAG_GROUPS,
         description = {
           "Consumer groups whose lag per topic goes to the store",
-          "(fabricpulse_consumer_lag); default ${DEFAULT-VALUE}."
+          "(fabricpulse_consumer_lag); default: the streams",
+          "application and both bridges, fabricpulse-streams,",
+          "fabricpulse-bridge-wecom, fabricpulse-bridge-dingtalk."
         })
     List<String> lagGroups;
 
