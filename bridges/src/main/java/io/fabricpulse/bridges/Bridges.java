@@ -83,6 +83,16 @@ public final class Bridges {
     }
   }
 
+  /** This host's name, for the published counters of a bridge without a client.id. */
+  static String hostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (java.net.UnknownHostException e) {
+      String env = System.getenv("HOSTNAME");
+      return env == null || env.isBlank() ? "unknown" : env;
+    }
+  }
+
   /** The robot client of one configured robot. */
   public static Robot robot(RobotConfig r, Secrets secrets, Clock clock, WebhookClient client) {
     return switch (r.type()) {
@@ -95,7 +105,8 @@ public final class Bridges {
 
   public static MessagePacker packer(BridgeConfig config) {
     return new MessagePacker(
-        new MessageRenderer(config.language(), config.zone(), config.grafanaUrl()));
+        new MessageRenderer(
+            config.language(), config.zone(), config.grafanaUrl(), config.templates()));
   }
 
   public static RobotDispatcher dispatcher(
@@ -143,10 +154,12 @@ public final class Bridges {
     producer.put(ProducerConfig.ACKS_CONFIG, "all");
     producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
     producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    Object clientId = client.get("client.id");
     return new AlertBridge(
         alertsTopic,
         deadLetterTopic,
-        "bridge-" + type.configName(),
+        type.configName(),
+        clientId == null ? hostName() : clientId.toString(),
         dispatchers,
         new KafkaConsumer<>(consumer),
         new KafkaProducer<>(producer),

@@ -1,8 +1,11 @@
 package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.demo.SimulatedCluster;
+import io.fabricpulse.app.run.AliveFile;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -85,6 +88,15 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "Stop after this much simulated time (default: until SIGTERM).")
   Duration duration;
 
+  @Option(
+      names = "--alive-file",
+      paramLabel = "FILE",
+      description = {
+        "Rewrite FILE after every simulated second published",
+        "with nothing lost, for a health check on its age."
+      })
+  Path aliveFile;
+
   /** Counted down by SIGTERM/Ctrl-C (or a test). */
   final CountDownLatch stop = new CountDownLatch(1);
 
@@ -101,6 +113,7 @@ public final class SimulateCommand implements Callable<Integer> {
           spec.commandLine(), "--fault-window must be at least 60s");
     }
     Properties client = kafka.clientProperties(System.getenv());
+    AliveFile alive = aliveFile == null ? null : new AliveFile(aliveFile);
     Thread hook = new Thread(stop::countDown, "simulate-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     SimulatedCluster.Result result;
@@ -111,7 +124,8 @@ public final class SimulateCommand implements Callable<Integer> {
               client,
               FabricTopics.defaults(),
               stop,
-              spec.commandLine().getOut());
+              spec.commandLine().getOut(),
+              alive == null ? () -> {} : () -> alive.touch(Instant.now()));
     } finally {
       try {
         Runtime.getRuntime().removeShutdownHook(hook);

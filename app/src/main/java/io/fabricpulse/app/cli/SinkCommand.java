@@ -1,11 +1,21 @@
 package io.fabricpulse.app.cli;
 
+import io.fabricpulse.app.run.AliveFile;
+import io.fabricpulse.sinks.influx.GroupLag;
 import io.fabricpulse.sinks.influx.InfluxSink;
 import io.fabricpulse.sinks.influx.InfluxSinkConfig;
+import io.fabricpulse.streams.FabricTopology;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -91,6 +101,33 @@ public final class SinkCommand implements Runnable {
         description = "Consumer group (default ${DEFAULT-VALUE}).")
     String groupId;
 
+    @Option(
+        names = "--lag-groups",
+        split = ",",
+        paramLabel = "GROUP",
+        defaultValue = LAG_GROUPS,
+        description = {
+          "Consumer groups whose lag per topic goes to the store",
+          "(fabricpulse_consumer_lag); default: the streams",
+          "application and both bridges, fabricpulse-streams,",
+          "fabricpulse-bridge-wecom, fabricpulse-bridge-dingtalk."
+        })
+    List<String> lagGroups;
+
+    /** The streams application and both bridges, with their default ids. */
+    static final String LAG_GROUPS =
+        FabricTopology.APPLICATION_ID + ",fabricpulse-bridge-wecom,fabricpulse-bridge-dingtalk";
+
+    @Option(
+        names = "--alive-file",
+        paramLabel = "FILE",
+        description = {
+          "Rewrite FILE whenever the store accepted the sink's",
+          "health points (every 10 s while it writes), for a",
+          "health check on its age."
+        })
+    Path aliveFile;
+
     /** The running sink; {@code close()} (SIGTERM, or a test) stops it after a final flush. */
     volatile InfluxSink sink;
 
@@ -109,6 +146,13 @@ public final class SinkCommand implements Runnable {
       client.forEach((k, v) -> consumer.put(k.toString(), v));
       consumer.put("group.id", groupId);
       sink = InfluxSink.create(config, consumer);
+      if (!lagGroups.isEmpty()) {
+        Map<String, Object> admin = new HashMap<>(consumer);
+        admin.keySet().removeIf(k -> k.startsWith("schema.registry.") || k.contains(".avro."));
+        admin.remove("group.id");
+        sink.withGroupLag(new GroupLag(Admin.create(admin), lagGroups));
+      }
+      ScheduledExecutorService aliveTimer = aliveFile == null ? null : aliveTimer(sink);
       Thread hook = new Thread(sink::close, "sink-shutdown");
       Runtime.getRuntime().addShutdownHook(hook);
       spec.commandLine()
@@ -120,6 +164,9 @@ public final class SinkCommand implements Runnable {
       try {
         sink.run();
       } finally {
+        if (aliveTimer != null) {
+          aliveTimer.shutdownNow();
+        }
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -127,6 +174,35 @@ public final class SinkCommand implements Runnable {
         }
       }
       return 0;
+    }
+
+    /**
+     * Every 2 s: when the store accepted health points since the last look (the sink's loop runs
+     * and its writes succeed), rewrite the alive file.
+     */
+    private ScheduledExecutorService aliveTimer(InfluxSink running) {
+      AliveFile alive = new AliveFile(aliveFile);
+      ScheduledExecutorService timer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "sink-alive-file");
+                t.setDaemon(true);
+                return t;
+              });
+      long[] seen = {0};
+      var unused =
+          timer.scheduleWithFixedDelay(
+              () -> {
+                long written = running.metrics().healthPointsWritten();
+                if (written > seen[0]) {
+                  seen[0] = written;
+                  alive.touch(Instant.now());
+                }
+              },
+              0,
+              2,
+              TimeUnit.SECONDS);
+      return timer;
     }
   }
 }

@@ -50,6 +50,21 @@ public final class SimulatedCluster {
       CountDownLatch stop,
       PrintWriter out)
       throws InterruptedException {
+    return run(settings, producerConfig, topics, stop, out, () -> {});
+  }
+
+  /**
+   * The same, calling {@code afterEachCycle} after every simulated second was handed to the agents'
+   * Kafka output with nothing lost (what {@code --alive-file} records).
+   */
+  public static Result run(
+      Settings settings,
+      Properties producerConfig,
+      FabricTopics topics,
+      CountDownLatch stop,
+      PrintWriter out,
+      Runnable afterEachCycle)
+      throws InterruptedException {
     Instant start = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     FabricSimulator simulator =
         new FabricSimulator(
@@ -75,7 +90,11 @@ public final class SimulatedCluster {
     long ticks = settings.duration() == null ? Long.MAX_VALUE : settings.duration().toSeconds();
     try (SimulatedFleet fleet = new SimulatedFleet(simulator, producerConfig, topics)) {
       for (long tick = 0; tick <= ticks && stop.getCount() > 0; tick++) {
+        long lostBefore = fleet.lost();
         fleet.collect(start.plusSeconds(tick));
+        if (fleet.lost() == lostBefore) {
+          afterEachCycle.run();
+        }
         if (System.nanoTime() >= nextReport) {
           out.printf(
               "sim +%ds: %,d records published, %d lost%n", tick, fleet.published(), fleet.lost());

@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Creates the pipeline's topics with their partitions, retention and compaction, idempotently:
- * existing topics are left alone. Brokers should run with auto-create off so a typo never makes a
- * topic with default settings.
+ * existing topics are left alone. Besides the layout, the bridges' counters topic ({@link
+ * FabricTopics#bridgeCounters()}), which the sink reads, so that the sink never waits on a topic
+ * that does not exist where no bridge runs yet. Brokers should run with auto-create off so a typo
+ * never makes a topic with default settings.
  */
 public final class TopicBootstrap {
   private static final Logger log = LoggerFactory.getLogger(TopicBootstrap.class);
@@ -30,7 +32,9 @@ public final class TopicBootstrap {
       throws InterruptedException, ExecutionException, TimeoutException {
     Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
     List<NewTopic> missing = new ArrayList<>();
-    for (TopicSpec spec : topics.all()) {
+    List<TopicSpec> specs = new ArrayList<>(topics.all());
+    specs.add(FabricTopics.bridgeCounters());
+    for (TopicSpec spec : specs) {
       if (!existing.contains(spec.name())) {
         missing.add(
             new NewTopic(spec.name(), spec.partitions(), replicationFactor)

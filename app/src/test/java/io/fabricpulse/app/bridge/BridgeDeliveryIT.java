@@ -17,6 +17,7 @@ import io.fabricpulse.bridges.delivery.AlertBridge;
 import io.fabricpulse.bridges.delivery.BridgeTopics;
 import io.fabricpulse.bridges.delivery.RobotDispatcher;
 import io.fabricpulse.bridges.delivery.WebhookClient;
+import io.fabricpulse.bridges.testing.FakeDingTalkServer;
 import io.fabricpulse.bridges.testing.FakeRobotServer;
 import io.fabricpulse.bridges.testing.FakeRobotServer.Request;
 import io.fabricpulse.bridges.testing.FakeWeComServer;
@@ -53,10 +54,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The WeCom bridge on a real in-process broker against local robots on 127.0.0.1: a burst of 200
- * alerts arrives in digests within 20 a minute with none missing, and a restart while one robot is
- * down sends nothing twice to the other. Robot time is an injected clock that the test moves to
- * each next send; Kafka I/O waits on state with a deadline.
+ * The bridges on a real in-process broker against local robots on 127.0.0.1: a burst of 200 alerts
+ * arrives in digests within 20 a minute with none missing, a restart while one robot is down sends
+ * nothing twice to the other, a 60 s outage loses nothing, and a locked DingTalk robot gets no
+ * request until its 10-minute lockout ends. Robot time is an injected clock that the test moves to
+ * each next send (so a 10-minute lockout takes a second); Kafka I/O waits on state with a deadline.
  */
 class BridgeDeliveryIT {
   @TempDir static Path dir;
@@ -145,6 +147,14 @@ class BridgeDeliveryIT {
 
   /** Polls, moving the robots' clock to each next send, until {@code done} or the deadline. */
   private void runUntil(AlertBridge bridge, BooleanSupplier done) {
+    runUntil(bridge, done, Duration.ofSeconds(1));
+  }
+
+  /**
+   * Polls until {@code done}, moving the clock to the next wake-up of a robot but at most {@code
+   * maxStep} at a time (the time records on the topic need to reach the bridge).
+   */
+  private void runUntil(AlertBridge bridge, BooleanSupplier done, Duration maxStep) {
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (!done.getAsBoolean()) {
       assertTrue(
@@ -157,7 +167,7 @@ class BridgeDeliveryIT {
                       d -> d.name() + " " + d.pendingCount() + " pending " + d.metrics().snapshot())
                   .toList());
       bridge.pollOnce(Duration.ofMillis(100));
-      Instant next = clock.instant().plusSeconds(1);
+      Instant next = clock.instant().plus(maxStep);
       for (RobotDispatcher d : bridge.dispatchers()) {
         Instant wake = d.nextWakeAt();
         if (wake != null && wake.isAfter(clock.instant()) && wake.isBefore(next)) {
@@ -182,8 +192,14 @@ class BridgeDeliveryIT {
 
   /** How many accepted messages name each alert's subject. */
   private static Map<String, Long> deliveries(FakeRobotServer server, List<Alert> alerts) {
+    return deliveries(server, alerts, "/markdown/content");
+  }
+
+  /** The same for the message text at {@code field} ({@code /markdown/text} for DingTalk). */
+  private static Map<String, Long> deliveries(
+      FakeRobotServer server, List<Alert> alerts, String field) {
     List<String> contents =
-        server.accepted().stream().map(r -> r.body().at("/markdown/content").asText()).toList();
+        server.accepted().stream().map(r -> r.body().at(field).asText()).toList();
     Map<String, Long> times = new HashMap<>();
     for (Alert a : alerts) {
       String subject = a.getNode() + " ens9f0np0";
@@ -249,6 +265,105 @@ class BridgeDeliveryIT {
       }
       deliveries(up, alerts).forEach((id, n) -> assertEquals(1L, n, "up: " + id));
       deliveries(down, alerts).forEach((id, n) -> assertEquals(1L, n, "down: " + id));
+    }
+  }
+
+  @Test
+  void aSixtySecondOutageLosesNothing() throws Exception {
+    try (FakeWeComServer server = new FakeWeComServer(clock, "KEY-outage")) {
+      List<Alert> alerts = storms("it-outage", "ou", 25);
+      server.down(true);
+      Instant upAt = clock.instant().plusSeconds(60);
+      AlertBridge bridge = bridge("it-outage", Map.of("outage", server));
+      try {
+        publish(alerts);
+        runUntil(bridge, () -> !clock.instant().isBefore(upAt));
+        assertTrue(server.accepted().isEmpty());
+        assertTrue(bridge.dispatchers().get(0).metrics().failures.get() > 0);
+        server.down(false);
+        runUntil(bridge, () -> deliveries(server, alerts).values().stream().allMatch(n -> n >= 1));
+      } finally {
+        bridge.close();
+      }
+      deliveries(server, alerts).forEach((id, n) -> assertEquals(1L, n, id));
+      assertEquals(0, bridge.dispatchers().get(0).metrics().undelivered.get());
+      assertTrue(server.accepted().stream().noneMatch(r -> r.at().isBefore(upAt)));
+      assertWithinBudget(server.requests());
+    }
+  }
+
+  @Test
+  void aLockedDingTalkRobotGetsNoRequestUntilItsLockoutEnds() throws Exception {
+    String secret = "SEC-it-locked";
+    try (FakeDingTalkServer server =
+        new FakeDingTalkServer(clock, "TOKEN-locked", secret, "fabricpulse")) {
+      server.othersSent(
+          20); // someone else used the robot's minute: the bridge's first send locks it
+      List<Alert> alerts = storms("it-locked", "lk", 25);
+      Route everything =
+          new Route(Set.of(), Set.of(), Set.of("it-locked"), List.of(), Map.of(), List.of());
+      RobotConfig r =
+          new RobotConfig(
+              "locked",
+              RobotType.DINGTALK,
+              server.url(),
+              null,
+              null,
+              "fabricpulse",
+              false,
+              20,
+              List.of(everything),
+              null,
+              "it");
+      BridgeConfig config =
+          new BridgeConfig(
+              Language.EN,
+              BridgeConfig.DEFAULT_ZONE,
+              null,
+              Duration.ofHours(1),
+              Map.of(),
+              List.of());
+      RobotDispatcher dispatcher =
+          Bridges.dispatcher(
+              config,
+              r,
+              Bridges.robot(
+                  r, new Bridges.Secrets("TOKEN-locked", secret), clock, new WebhookClient()),
+              clock);
+      Map<String, Object> client = new HashMap<>(SERDE);
+      client.put("bootstrap.servers", broker.bootstrapServers());
+      AlertBridge bridge =
+          Bridges.kafka(
+              RobotType.DINGTALK,
+              List.of(dispatcher),
+              client,
+              "it-locked",
+              FabricTopics.ALERTS,
+              FabricTopics.DEAD_LETTERS,
+              clock);
+      bridge.start();
+      Instant start = clock.instant();
+      try {
+        publish(alerts);
+        runUntil(bridge, () -> !server.requests().isEmpty());
+        assertEquals(130101, server.requests().get(0).errcode());
+        runUntil(
+            bridge,
+            () ->
+                deliveries(server, alerts, "/markdown/text").values().stream()
+                    .allMatch(n -> n >= 1),
+            Duration.ofSeconds(30));
+      } finally {
+        bridge.close();
+      }
+      List<Request> requests = server.requests();
+      assertEquals(List.of(), server.duringLockout());
+      assertEquals(1, dispatcher.metrics().throttled.get());
+      // nothing between the throttle answer and the end of the 10-minute lockout
+      Instant lockedUntil = requests.get(0).at().plus(Duration.ofMinutes(10));
+      assertTrue(requests.stream().skip(1).noneMatch(q -> q.at().isBefore(lockedUntil)));
+      assertTrue(!requests.get(0).at().isBefore(start));
+      deliveries(server, alerts, "/markdown/text").forEach((id, n) -> assertEquals(1L, n, id));
     }
   }
 

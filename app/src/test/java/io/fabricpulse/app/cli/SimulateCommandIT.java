@@ -52,11 +52,18 @@ class SimulateCommandIT {
               "--duration",
               "10s",
               "--fault-window",
-              "60s");
+              "60s",
+              "--alive-file",
+              dir.resolve("collect-alive").toString());
 
       assertEquals(0, run.exit(), run.stdout() + run.stderr());
       assertTrue(run.stdout().contains("simulating 16 nodes of cluster demo"), run.stdout());
       assertTrue(run.stdout().contains("0 malformed, 0 source failures, 0 lost"), run.stdout());
+      // every published second rewrote it: the compose health check's file
+      assertTrue(
+          java.time.Instant.parse(
+                  java.nio.file.Files.readString(dir.resolve("collect-alive")).trim())
+              .isAfter(java.time.Instant.now().minusSeconds(120)));
       Set<String> portCounterKeys = new HashSet<>();
       Set<String> rawTopicsWithRecords = new HashSet<>();
       Properties props = new Properties();

@@ -79,7 +79,9 @@ class StreamsAndSinkCommandsIT {
                 "--schema-registry-url",
                 registry,
                 "--influx-url",
-                store.url());
+                store.url(),
+                "--alive-file",
+                dir.resolve("sink-alive").toString());
         awaitRunning(streamsOut, streamsExit);
 
         Path sysfs =
@@ -110,6 +112,12 @@ class StreamsAndSinkCommandsIT {
                     Duration.ofSeconds(120))
                 .rows();
         assertEquals("mlx5_0", rows.get(1).get("device"), rows.toString());
+        // the store took the sink's health points: the compose health check's file is there
+        long aliveDeadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!java.nio.file.Files.exists(dir.resolve("sink-alive"))) {
+          assertTrue(System.nanoTime() < aliveDeadline, "no alive file from the sink");
+          java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+        }
         // the live status page of streams read the same rates
         Matcher page =
             Pattern.compile("status page: (http://127\\.0\\.0\\.1:\\d+/)")

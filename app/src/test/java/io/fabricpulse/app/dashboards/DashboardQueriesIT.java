@@ -6,15 +6,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
 import io.fabricpulse.app.testing.FaultScenario;
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.bridges.Bridges;
+import io.fabricpulse.bridges.config.BridgeConfig;
+import io.fabricpulse.bridges.config.RobotConfig;
+import io.fabricpulse.bridges.config.RobotType;
+import io.fabricpulse.bridges.config.Route;
+import io.fabricpulse.bridges.delivery.AlertBridge;
+import io.fabricpulse.bridges.delivery.BridgeTopics;
+import io.fabricpulse.bridges.delivery.RobotDispatcher;
+import io.fabricpulse.bridges.delivery.WebhookClient;
+import io.fabricpulse.bridges.testing.FakeWeComServer;
+import io.fabricpulse.bridges.testing.ManualClock;
 import io.fabricpulse.collectors.sim.FaultKind;
 import io.fabricpulse.collectors.sim.InjectedFault;
+import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
+import io.fabricpulse.sinks.influx.GroupLag;
 import io.fabricpulse.sinks.influx.InfluxSchema;
 import io.fabricpulse.sinks.influx.InfluxSink;
 import io.fabricpulse.sinks.influx.InfluxSinkConfig;
 import io.fabricpulse.sinks.influx.SinkPoint;
+import io.fabricpulse.streams.FabricTopology;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,6 +43,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -51,8 +67,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (Debian's InfluxDB 1.x, one process for the class), loaded the way production loads a store: the
  * demo's seeded fault scenario ({@link FaultScenario}) is produced to a real in-process Kafka
  * broker, and the real {@link InfluxSink} consumes it and writes its points, whose line protocol
- * goes to {@code /write}. Then every panel, annotation and template-variable query must run and
- * return data, and name only measurements, fields and tags the sink wrote.
+ * goes to {@code /write}. The real WeCom bridge delivers the scenario's alerts to two local robots
+ * on 127.0.0.1 (one throttles its first request, one is down until the bridge gives up), so its
+ * counters on fabric.bridge.counters show deliveries, digests, a lockout and undelivered alerts.
+ * Then every panel, annotation and template-variable query must run and return data, and name only
+ * measurements, fields and tags the sink wrote.
  */
 class DashboardQueriesIT {
   static {
@@ -69,6 +88,8 @@ class DashboardQueriesIT {
   static List<SinkPoint> written;
   static Instant healthFrom;
   static Instant healthTo;
+  static Instant bridgeFrom;
+  static Instant bridgeTo;
 
   @BeforeAll
   static void loadTheStore() throws Exception {
@@ -96,10 +117,14 @@ class DashboardQueriesIT {
           create.add(new NewTopic(spec.name(), spec.partitions(), (short) 1).configs(configs));
         }
         a.createTopics(create).all().get(30, TimeUnit.SECONDS);
+        BridgeTopics.ensure(a);
       }
       long p0 = System.nanoTime();
       produce(broker.bootstrapServers());
       System.out.printf("produced in %d ms%n", (System.nanoTime() - p0) / 1_000_000);
+      long b0 = System.nanoTime();
+      deliverTheAlerts(broker.bootstrapServers());
+      System.out.printf("bridge delivered in %d ms%n", (System.nanoTime() - b0) / 1_000_000);
       healthFrom = Instant.now();
       InfluxDb1PointWriter writer = new InfluxDb1PointWriter(influx, DB);
       InfluxSinkConfig config =
@@ -117,10 +142,17 @@ class DashboardQueriesIT {
               consumer(broker.bootstrapServers()),
               Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY),
               writer);
+      // the lag of the pipeline's other groups: the bridge above committed its offsets
+      sink.withGroupLag(
+          new GroupLag(
+              Admin.create(admin),
+              List.of(FabricTopology.APPLICATION_ID, Bridges.defaultGroupId(RobotType.WECOM))));
       try {
         sink.subscribe();
         long deadline = System.nanoTime() + SINK_DEADLINE.toNanos();
-        while (sink.metrics().recordsConsumed() < expected || sink.pendingPoints() > 0) {
+        while (sink.metrics().recordsConsumed() < expected
+            || sink.pendingPoints() > 0
+            || !bridgeCountersWritten(writer.written())) {
           assertTrue(
               System.nanoTime() < deadline,
               "sink consumed " + sink.metrics() + " of " + expected + " records");
@@ -136,6 +168,139 @@ class DashboardQueriesIT {
       written = writer.written();
       System.out.println("sink: " + sink.metrics());
     }
+  }
+
+  private static final List<String> ROBOTS = List.of("oncall", "ops");
+
+  /**
+   * The WeCom bridge over the scenario's fabric.alerts: robot "oncall" is shared with another
+   * sender who used its minute (the first request is throttled, then a 1-minute lockout) and has a
+   * budget of 5 messages a minute (what arrives faster goes out in digests), robot "ops" is down
+   * until the bridge gives up on it after 2 minutes. The robots' time is an injected clock moved to
+   * each next wake-up, so this takes seconds; the bridge's counters go to fabric.bridge.counters
+   * every 10 s of that clock and when it stops.
+   */
+  private static void deliverTheAlerts(String bootstrap) throws Exception {
+    ManualClock clock = new ManualClock(Instant.now());
+    bridgeFrom = clock.instant();
+    Route everything = new Route(Set.of(), Set.of(), Set.of(), List.of(), Map.of(), List.of());
+    BridgeConfig config =
+        new BridgeConfig(
+            BridgeConfig.Language.EN,
+            BridgeConfig.DEFAULT_ZONE,
+            null,
+            Duration.ofMinutes(2),
+            Map.of(),
+            List.of());
+    try (FakeWeComServer oncall = new FakeWeComServer(clock, "KEY-oncall");
+        FakeWeComServer ops = new FakeWeComServer(clock, "KEY-ops")) {
+      oncall.othersSent(20);
+      ops.down(true);
+      List<RobotDispatcher> dispatchers = new ArrayList<>();
+      for (var robot : Map.of("oncall", oncall, "ops", ops).entrySet()) {
+        RobotConfig r =
+            new RobotConfig(
+                robot.getKey(),
+                RobotType.WECOM,
+                robot.getValue().url(),
+                null,
+                null,
+                null,
+                false,
+                robot.getKey().equals("oncall") ? 5 : 20, // a tight budget: digests
+                List.of(everything),
+                null,
+                "dashboard-it");
+        dispatchers.add(
+            Bridges.dispatcher(
+                config,
+                r,
+                Bridges.robot(
+                    r,
+                    new Bridges.Secrets("KEY-" + robot.getKey(), null),
+                    clock,
+                    new WebhookClient()),
+                clock));
+      }
+      Map<String, Object> client = new HashMap<>();
+      client.put("bootstrap.servers", bootstrap);
+      client.put("client.id", "dashboard-it");
+      client.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY);
+      AlertBridge bridge =
+          Bridges.kafka(
+              RobotType.WECOM,
+              dispatchers,
+              client,
+              Bridges.defaultGroupId(RobotType.WECOM),
+              FabricTopics.ALERTS,
+              FabricTopics.DEAD_LETTERS,
+              clock);
+      long alerts = alertChanges();
+      try {
+        bridge.start();
+        BooleanSupplier settled =
+            () ->
+                dispatchers.stream()
+                    .allMatch(
+                        d ->
+                            d.pendingCount() == 0
+                                && d.metrics().alertsDelivered.get() + d.metrics().undelivered.get()
+                                    == alerts);
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        while (!settled.getAsBoolean()) {
+          assertTrue(
+              System.nanoTime() < deadline,
+              "bridge not settled; "
+                  + dispatchers.stream()
+                      .map(d -> d.name() + " " + d.metrics().snapshot())
+                      .toList());
+          bridge.pollOnce(Duration.ofMillis(50));
+          Instant next = clock.instant().plusSeconds(2);
+          for (RobotDispatcher d : dispatchers) {
+            Instant wake = d.nextWakeAt();
+            if (wake != null && wake.isAfter(clock.instant()) && wake.isBefore(next)) {
+              next = wake;
+            }
+          }
+          clock.set(next);
+        }
+        bridge.pollOnce(Duration.ofMillis(50)); // commits the last deliveries
+      } finally {
+        bridge.close(); // publishes the final counters
+      }
+      bridgeTo = clock.instant();
+      RobotDispatcher first =
+          dispatchers.get(0).name().equals("oncall") ? dispatchers.get(0) : dispatchers.get(1);
+      assertEquals(1, first.metrics().throttled.get(), first.metrics().snapshot().toString());
+      assertTrue(first.metrics().alertsDigested.get() > 0, first.metrics().snapshot().toString());
+      assertEquals(0, oncall.duringLockout().size());
+    }
+  }
+
+  /** Distinct (alert, state) changes on the scenario's fabric.alerts: what each robot settles. */
+  private static long alertChanges() {
+    AvroDeserializer<Alert> decoder = new AvroDeserializer<>(Alert.class);
+    decoder.configure(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY), false);
+    Set<String> changes = new TreeSet<>();
+    for (ProducerRecord<String, byte[]> r : scenario.records) {
+      if (r.topic().equals(FabricTopics.ALERTS)) {
+        Alert a = decoder.deserialize(r.topic(), r.value());
+        changes.add(a.getState() + "|" + a.getAlertId());
+      }
+    }
+    return changes.size();
+  }
+
+  /** The sink wrote every robot's final counters (taken when the bridge stopped). */
+  private static boolean bridgeCountersWritten(List<SinkPoint> points) {
+    Set<String> robots = new TreeSet<>();
+    for (SinkPoint p : points) {
+      if (p.measurement().equals(InfluxSchema.PIPELINE_BRIDGE)
+          && p.timeMs() == bridgeTo.toEpochMilli()) {
+        robots.add(p.tags().get(InfluxSchema.TAG_ROBOT));
+      }
+    }
+    return robots.containsAll(ROBOTS);
   }
 
   @AfterAll
@@ -231,9 +396,12 @@ class DashboardQueriesIT {
 
   /**
    * The fabric's measurements carry the scenario's event time; the pipeline's own ones
-   * (fabricpulse_*) the wall clock of the sink's run.
+   * (fabricpulse_*) the wall clock of the sink's run, the bridge's the clock of its run.
    */
   private static Instant[] rangeOf(String influxql) {
+    if (influxql.contains("\"" + InfluxSchema.PIPELINE_BRIDGE + "\"")) {
+      return new Instant[] {bridgeFrom.minusSeconds(1), bridgeTo.plusSeconds(1)};
+    }
     if (influxql.contains("\"fabricpulse_")) {
       return new Instant[] {healthFrom.minusSeconds(1), healthTo.plusSeconds(1)};
     }
@@ -252,7 +420,7 @@ class DashboardQueriesIT {
     return influxql
         .replace("$timeFilter", "time >= " + from + "ms and time <= " + to + "ms")
         .replace("$__interval", intervalS + "s")
-        .replaceAll("\\$(cluster|node|device|gpu|job|kind|topic)\\b", ".*");
+        .replaceAll("\\$(cluster|node|device|gpu|job|kind|topic|robot)\\b", ".*");
   }
 
   static Path dashboardsDir() {

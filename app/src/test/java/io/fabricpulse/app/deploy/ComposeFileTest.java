@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.app.FabricPulse;
+import io.fabricpulse.bridges.config.BridgeConfig;
+import io.fabricpulse.bridges.config.BridgeConfigLoader;
+import io.fabricpulse.bridges.config.RobotConfig;
+import io.fabricpulse.bridges.config.RobotType;
+import io.fabricpulse.bridges.config.SecretRef;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import java.nio.charset.StandardCharsets;
@@ -148,7 +153,73 @@ class ComposeFileTest {
         assertTrue(problem == null, s.getKey() + ": " + e.getKey() + ": " + problem);
       }
     }
-    assertEquals(3, checked, "streams, sink and collect run the fabricpulse image");
+    assertEquals(
+        5, checked, "streams, sink, collect and the two bridges run the fabricpulse image");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theServicesHaveRealHealthChecksAndTheBridgesAreAProfileOffByDefault() {
+    for (String service : List.of("streams", "sink", "collect")) {
+      Map<String, Object> s = services.get(service);
+      assertTrue(s.containsKey("healthcheck"), service + " has no health check");
+      assertTrue(!s.containsKey("profiles"), service + " must run by default");
+      List<String> command = (List<String>) s.get("command");
+      String check =
+          String.join(" ", (List<String>) ((Map<String, Object>) s.get("healthcheck")).get("test"));
+      // the health check reads what the service's own option says it writes
+      command.stream()
+          .filter(a -> a.startsWith("--alive-file="))
+          .map(a -> a.substring("--alive-file=".length()))
+          .forEach(
+              file -> assertTrue(check.contains("stat -c %Y " + file), service + ": " + check));
+      if (!service.equals("streams")) {
+        assertTrue(
+            command.stream().anyMatch(a -> a.startsWith("--alive-file=")),
+            service + " writes no alive file for its health check");
+      }
+    }
+    for (String bridge : List.of("bridge-wecom", "bridge-dingtalk")) {
+      Map<String, Object> s = services.get(bridge);
+      assertEquals(List.of("bridges"), s.get("profiles"), bridge + " must be in profile bridges");
+      List<String> command = (List<String>) s.get("command");
+      assertEquals(List.of("bridge", bridge.substring("bridge-".length())), command.subList(0, 2));
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theBridgesConfigLoadsAndReadsItsSecretsFromTheServicesDockerSecrets() throws Exception {
+    Path config = repoRoot().resolve("deploy/bridges/bridge.yaml");
+    BridgeConfig loaded = BridgeConfigLoader.load(config);
+    for (String bridge : List.of("bridge-wecom", "bridge-dingtalk")) {
+      Map<String, Object> s = services.get(bridge);
+      List<String> mounted = new ArrayList<>();
+      for (Object secret : (List<Object>) s.getOrDefault("secrets", List.of())) {
+        mounted.add(secret instanceof Map<?, ?> m ? (String) m.get("source") : (String) secret);
+      }
+      RobotType type =
+          RobotType.valueOf(bridge.substring("bridge-".length()).toUpperCase(Locale.ROOT));
+      List<RobotConfig> robots = loaded.robotsOf(type);
+      assertTrue(!robots.isEmpty(), bridge + ": no " + type + " robot in " + config);
+      for (RobotConfig r : robots) {
+        for (SecretRef ref : java.util.Arrays.asList(r.key(), r.signSecret())) {
+          if (ref == null) {
+            continue;
+          }
+          assertTrue(ref.env() == null, r.name() + ": compose passes secrets as files");
+          Path file = ref.file();
+          assertTrue(file.startsWith("/run/secrets/"), r.name() + ": " + file);
+          assertTrue(
+              mounted.contains(file.getFileName().toString()),
+              bridge + ": " + file + " is not one of its secrets " + mounted);
+        }
+      }
+      String option =
+          ((List<String>) s.get("command"))
+              .stream().filter(a -> a.startsWith("--config=")).findFirst().orElseThrow();
+      assertEquals("--config=/etc/fabricpulse/bridges/bridge.yaml", option);
+    }
   }
 
   @Test
@@ -167,7 +238,9 @@ class ComposeFileTest {
       created.put(m.group(1), m.group(2) + " " + new TreeMap<>(configs));
     }
     Map<String, String> expected = new TreeMap<>();
-    for (TopicSpec spec : FabricTopics.defaults().all()) {
+    List<TopicSpec> layout = new ArrayList<>(FabricTopics.defaults().all());
+    layout.add(FabricTopics.bridgeCounters()); // TopicBootstrap creates it too: the sink reads it
+    for (TopicSpec spec : layout) {
       expected.put(spec.name(), spec.partitions() + " " + new TreeMap<>(spec.configs()));
     }
     assertEquals(expected, created);

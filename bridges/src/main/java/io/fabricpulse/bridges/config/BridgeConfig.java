@@ -1,5 +1,6 @@
 package io.fabricpulse.bridges.config;
 
+import io.fabricpulse.bridges.render.MessageTemplates;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.Map;
  * @param grafanaUrl a dashboard link added to each alert, or null
  * @param giveUpAfter how long a robot may keep failing (network, 5xx, refusals other than throttle
  *     and size) before the alerts waiting for it go to fabric.alerts.undelivered
+ * @param templates message templates that replace built-in ones ({@code templates}), or null
  */
 public record BridgeConfig(
     Language language,
@@ -21,7 +23,19 @@ public record BridgeConfig(
     String grafanaUrl,
     Duration giveUpAfter,
     Map<String, Person> people,
-    List<RobotConfig> robots) {
+    List<RobotConfig> robots,
+    MessageTemplates templates) {
+
+  /** A configuration with the built-in message templates. */
+  public BridgeConfig(
+      Language language,
+      ZoneId zone,
+      String grafanaUrl,
+      Duration giveUpAfter,
+      Map<String, Person> people,
+      List<RobotConfig> robots) {
+    this(language, zone, grafanaUrl, giveUpAfter, people, robots, null);
+  }
 
   public static final ZoneId DEFAULT_ZONE = ZoneId.of("Asia/Shanghai");
   public static final Duration DEFAULT_GIVE_UP_AFTER = Duration.ofHours(1);

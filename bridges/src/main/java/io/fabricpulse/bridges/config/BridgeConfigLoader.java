@@ -3,6 +3,7 @@ package io.fabricpulse.bridges.config;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.Severity;
 import io.fabricpulse.bridges.config.BridgeConfig.Language;
+import io.fabricpulse.bridges.render.MessageTemplates;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -48,11 +49,13 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  */
 public final class BridgeConfigLoader {
 
-  private static final Set<String> TOP_KEYS =
-      Set.of("language", "zone", "grafana_url", "give_up_after", "people", "robots");
-  private static final Set<String> PERSON_KEYS =
-      Set.of("wecom", "dingtalk_user", "dingtalk_mobile");
-  private static final Set<String> ROBOT_KEYS =
+  static final Set<String> TOP_KEYS =
+      Set.of("language", "zone", "grafana_url", "give_up_after", "templates", "people", "robots");
+  static final Set<String> TEMPLATE_KEYS =
+      Set.of("firing", "resolved", "digest_firing", "digest_resolved");
+  static final Set<String> PERSON_KEYS =
+      Set.of("wecom", "dingtalk_user", "dingtalk_mobile", "mobile");
+  static final Set<String> ROBOT_KEYS =
       Set.of(
           "name",
           "type",
@@ -68,7 +71,7 @@ public final class BridgeConfigLoader {
           "messages_per_minute",
           "quiet_hours",
           "routes");
-  private static final Set<String> ROUTE_KEYS =
+  static final Set<String> ROUTE_KEYS =
       Set.of("severity", "kind", "cluster", "node", "labels", "mention");
   private static final Pattern ROBOT_NAME = Pattern.compile("[A-Za-z0-9._-]+");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)");
@@ -97,21 +100,26 @@ public final class BridgeConfigLoader {
     return config;
   }
 
-  private BridgeConfig read() {
-    Node root;
+  /** The file's YAML tree, or null (with the problem noted) when it cannot be read or parsed. */
+  private Node compose() {
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(reader);
+      return new Yaml(new SafeConstructor(new LoaderOptions())).compose(reader);
     } catch (IOException e) {
       problems.add(file + ": cannot read: " + reason(e));
-      return null;
     } catch (MarkedYAMLException e) {
       Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
       String where = mark != null ? file + ":" + (mark.getLine() + 1) : file.toString();
       String problem = e.getProblem() != null ? e.getProblem() : e.getMessage();
       problems.add(where + ": not valid YAML: " + problem.replace('\n', ' '));
-      return null;
     } catch (YAMLException e) {
       problems.add(file + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
+    }
+    return null;
+  }
+
+  private BridgeConfig read() {
+    Node root = compose();
+    if (root == null) {
       return null;
     }
     if (!(root instanceof MappingNode top)) {
@@ -156,6 +164,17 @@ public final class BridgeConfigLoader {
       Duration d = duration("give_up_after", t.getValueNode());
       giveUp = d != null ? d : giveUp;
     }
+    MessageTemplates templates = null;
+    t = keys.get("templates");
+    if (t != null) {
+      String name = scalar("templates", t.getValueNode());
+      if (name != null) {
+        Path path = file.toAbsolutePath().getParent().resolve(name);
+        BridgeConfigLoader loader = new BridgeConfigLoader(path);
+        templates = loader.readTemplates(where(t.getValueNode()));
+        problems.addAll(loader.problems);
+      }
+    }
     Map<String, Person> people = new LinkedHashMap<>();
     t = keys.get("people");
     if (t != null) {
@@ -168,7 +187,72 @@ public final class BridgeConfigLoader {
     } else {
       robots = robots(t.getValueNode(), people);
     }
-    return new BridgeConfig(language, zone, grafana, giveUp, people, robots);
+    return new BridgeConfig(language, zone, grafana, giveUp, people, robots, templates);
+  }
+
+  /**
+   * The templates file bridge.yaml names at {@code namedAt}: a mapping of {@code firing} and {@code
+   * resolved} (lists of lines) and {@code digest_firing}, {@code digest_resolved} (one line each),
+   * every one optional, every placeholder known.
+   */
+  private MessageTemplates readTemplates(String namedAt) {
+    if (!Files.isRegularFile(file)) {
+      problems.add(namedAt + ": templates: " + file + ": No such file");
+      return null;
+    }
+    Node root = compose();
+    if (root == null) {
+      return null;
+    }
+    if (!(root instanceof MappingNode top)) {
+      problems.add(
+          where(root)
+              + ": the templates file must map firing, resolved, digest_firing, digest_resolved");
+      return null;
+    }
+    Map<String, NodeTuple> keys = keys(top, "", TEMPLATE_KEYS);
+    return new MessageTemplates(
+        templateLines("firing", keys.get("firing")),
+        templateLines("resolved", keys.get("resolved")),
+        templateLine("digest_firing", keys.get("digest_firing")),
+        templateLine("digest_resolved", keys.get("digest_resolved")));
+  }
+
+  private List<String> templateLines(String key, NodeTuple tuple) {
+    if (tuple == null) {
+      return null;
+    }
+    if (!(tuple.getValueNode() instanceof SequenceNode seq) || seq.getValue().isEmpty()) {
+      problems.add(where(tuple.getValueNode()) + ": " + key + ": must be a list of lines");
+      return null;
+    }
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < seq.getValue().size(); i++) {
+      Node n = seq.getValue().get(i);
+      String line = checkedTemplate(key + "[" + i + "]", n);
+      if (line != null) {
+        lines.add(line);
+      }
+    }
+    return List.copyOf(lines);
+  }
+
+  private String templateLine(String key, NodeTuple tuple) {
+    return tuple == null ? null : checkedTemplate(key, tuple.getValueNode());
+  }
+
+  private String checkedTemplate(String key, Node node) {
+    String text = scalar(key, node);
+    if (text == null) {
+      if (isNull(node)) {
+        problems.add(where(node) + ": " + key + ": needs a value");
+      }
+      return null;
+    }
+    for (String problem : MessageTemplates.problems(text)) {
+      problems.add(where(node) + ": " + key + ": " + problem);
+    }
+    return text;
   }
 
   private Map<String, Person> people(Node node) {
@@ -191,15 +275,17 @@ public final class BridgeConfigLoader {
       Map<String, NodeTuple> fields = keys(ids, key + ".", PERSON_KEYS);
       String wecom = optionalScalar(key + ".wecom", fields.get("wecom"));
       String user = optionalScalar(key + ".dingtalk_user", fields.get("dingtalk_user"));
-      String mobile = optionalScalar(key + ".dingtalk_mobile", fields.get("dingtalk_mobile"));
-      if (wecom == null && user == null && mobile == null) {
+      String dingtalkMobile =
+          optionalScalar(key + ".dingtalk_mobile", fields.get("dingtalk_mobile"));
+      String mobile = optionalScalar(key + ".mobile", fields.get("mobile"));
+      if (wecom == null && user == null && dingtalkMobile == null && mobile == null) {
         problems.add(
             where(tuple.getKeyNode())
                 + ": "
                 + key
-                + ": needs at least one of wecom, dingtalk_user, dingtalk_mobile");
+                + ": needs at least one of wecom, dingtalk_user, dingtalk_mobile, mobile");
       }
-      people.put(name, new Person(name, wecom, user, mobile));
+      people.put(name, new Person(name, wecom, user, dingtalkMobile, mobile));
     }
     return people;
   }

@@ -1,11 +1,13 @@
 package io.fabricpulse.bridges.delivery;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.BridgeCounters;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.bridges.delivery.RobotDispatcher.StepResult;
 import io.fabricpulse.bridges.delivery.RobotDispatcher.Undelivered;
 import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerializer;
+import io.fabricpulse.schemas.topics.FabricTopics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -49,6 +51,11 @@ import org.slf4j.LoggerFactory;
  *   <li>a record that cannot be decoded goes to fabric.dlq with the reason.
  * </ul>
  *
+ * <p>Every robot's counters ({@link BridgeMetrics}) are registered with JMX ({@link BridgeJmx}) and
+ * published as {@code BridgeCounters} to {@value FabricTopics#BRIDGE_COUNTERS} every {@link
+ * #COUNTERS_EVERY} of the clock and when the bridge stops, in the same transactions; the sink
+ * writes them to the store for the self-health dashboard.
+ *
  * <p>What remains is the window between the robot's accepting a message and the transaction's
  * commit: a crash there resends that one message (DingTalk's msgUuid lets its server drop it).
  *
@@ -63,8 +70,13 @@ public final class AlertBridge implements Runnable, AutoCloseable {
   /** How often each robot's counters are logged (when they changed). */
   static final Duration METRICS_EVERY = Duration.ofMinutes(1);
 
+  /** How often each robot's counters go to {@value FabricTopics#BRIDGE_COUNTERS}. */
+  public static final Duration COUNTERS_EVERY = Duration.ofSeconds(10);
+
   private final String alertsTopic;
   private final String deadLetterTopic;
+  private final String bridge;
+  private final String instance;
   private final String processor;
   private final List<RobotDispatcher> dispatchers;
   private final Consumer<String, byte[]> consumer;
@@ -72,6 +84,7 @@ public final class AlertBridge implements Runnable, AutoCloseable {
   private final DeliveryLedger ledger;
   private final AvroDeserializer<Alert> decoder = new AvroDeserializer<>(Alert.class);
   private final AvroSerializer<DeadLetter> deadLetters = new AvroSerializer<>();
+  private final AvroSerializer<BridgeCounters> counters = new AvroSerializer<>();
   private final Clock clock;
 
   /** Per partition: offsets still waiting for some robot, and which robots. */
@@ -86,6 +99,8 @@ public final class AlertBridge implements Runnable, AutoCloseable {
   private final List<ProducerRecord<String, byte[]>> toWrite = new ArrayList<>();
   private final Map<String, Map<String, Long>> lastLogged = new HashMap<>();
   private Instant nextMetricsLog = Instant.MIN;
+  private Instant nextCounters = Instant.MIN;
+  private BridgeJmx jmx;
   private final AtomicBoolean stop = new AtomicBoolean();
   private volatile Thread runThread;
   private boolean closed;
@@ -94,12 +109,14 @@ public final class AlertBridge implements Runnable, AutoCloseable {
    * @param consumer auto-commit off, read_committed, String keys and byte[] values
    * @param producer transactional ({@code initTransactions} is called here)
    * @param serdeConfig Confluent-style serde settings, at least {@code schema.registry.url}
-   * @param processor the name in dead letters ({@code bridge-wecom})
+   * @param bridge the robot type ({@code wecom}); dead letters name processor {@code bridge-wecom}
+   * @param instance which running bridge, in its published counters (client.id or host name)
    */
   public AlertBridge(
       String alertsTopic,
       String deadLetterTopic,
-      String processor,
+      String bridge,
+      String instance,
       List<RobotDispatcher> dispatchers,
       Consumer<String, byte[]> consumer,
       Producer<String, byte[]> producer,
@@ -108,7 +125,9 @@ public final class AlertBridge implements Runnable, AutoCloseable {
       Clock clock) {
     this.alertsTopic = alertsTopic;
     this.deadLetterTopic = deadLetterTopic;
-    this.processor = processor;
+    this.bridge = bridge;
+    this.instance = instance;
+    this.processor = "bridge-" + bridge;
     this.dispatchers = List.copyOf(dispatchers);
     this.consumer = consumer;
     this.producer = producer;
@@ -116,6 +135,7 @@ public final class AlertBridge implements Runnable, AutoCloseable {
     this.clock = clock;
     decoder.configure(serdeConfig, false);
     deadLetters.configure(serdeConfig, false);
+    counters.configure(serdeConfig, false);
   }
 
   /** Reads the ledger, starts the transactional producer and subscribes. */
@@ -123,6 +143,7 @@ public final class AlertBridge implements Runnable, AutoCloseable {
     ledger.catchUp(LEDGER_TIMEOUT);
     producer.initTransactions();
     consumer.subscribe(List.of(alertsTopic), new Rebalance());
+    jmx = BridgeJmx.register(bridge, dispatchers);
     log.info(
         "bridge {}: {} robots, {} deliveries in the ledger",
         processor,
@@ -178,6 +199,10 @@ public final class AlertBridge implements Runnable, AutoCloseable {
       }
     }
     logMetricsWhenDue();
+    if (!clock.instant().isBefore(nextCounters)) {
+      nextCounters = clock.instant().plus(COUNTERS_EVERY);
+      writes.addAll(counterRecords());
+    }
     Map<TopicPartition, OffsetAndMetadata> offsets = committable();
     if (writes.isEmpty() && offsets.isEmpty()) {
       return;
@@ -206,6 +231,52 @@ public final class AlertBridge implements Runnable, AutoCloseable {
       if (!snapshot.equals(lastLogged.put(d.name(), snapshot))) {
         log.info("robot {}: {} pending, {}", d.name(), d.pendingCount(), snapshot);
       }
+    }
+  }
+
+  /** One {@code BridgeCounters} per robot, now. */
+  private List<ProducerRecord<String, byte[]>> counterRecords() {
+    Instant now = clock.instant();
+    List<ProducerRecord<String, byte[]>> out = new ArrayList<>();
+    for (RobotDispatcher d : dispatchers) {
+      BridgeMetrics m = d.metrics();
+      BridgeCounters c =
+          BridgeCounters.newBuilder()
+              .setTime(now)
+              .setBridge(bridge)
+              .setInstance(instance)
+              .setRobot(d.name())
+              .setMessagesSent(m.messagesSent.get())
+              .setAlertsDelivered(m.alertsDelivered.get())
+              .setAlertsDigested(m.alertsDigested.get())
+              .setThrottled(m.throttled.get())
+              .setTooLarge(m.tooLarge.get())
+              .setFailures(m.failures.get())
+              .setUndelivered(m.undelivered.get())
+              .setPending(d.pendingCount())
+              .setLocked(d.budget().isLocked(now))
+              .build();
+      out.add(
+          new ProducerRecord<>(
+              FabricTopics.BRIDGE_COUNTERS,
+              null,
+              now.toEpochMilli(),
+              bridge + "/" + instance + "/" + d.name(),
+              counters.serialize(FabricTopics.BRIDGE_COUNTERS, c)));
+    }
+    return out;
+  }
+
+  /** The final counters, in a transaction of their own; a failure only costs this last point. */
+  private void publishFinalCounters() {
+    try {
+      producer.beginTransaction();
+      for (ProducerRecord<String, byte[]> r : counterRecords()) {
+        var unused = producer.send(r);
+      }
+      producer.commitTransaction();
+    } catch (RuntimeException e) {
+      log.warn("bridge {}: final counters not published: {}", processor, e.toString());
     }
   }
 
@@ -367,6 +438,10 @@ public final class AlertBridge implements Runnable, AutoCloseable {
       return;
     }
     closed = true;
+    if (jmx != null) {
+      publishFinalCounters();
+      jmx.close();
+    }
     consumer.close();
     producer.close();
     ledger.close();

@@ -4,8 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** Counters of one robot; read from any thread. */
-public final class BridgeMetrics {
+/**
+ * Counters of one robot; read from any thread. They are what JMX shows ({@link RobotMetricsMXBean})
+ * and what the bridge publishes to fabric.bridge.counters for the store.
+ */
+public final class BridgeMetrics implements RobotMetricsMXBean {
   /** Messages the robot accepted. */
   public final AtomicLong messagesSent = new AtomicLong();
 
@@ -27,6 +30,12 @@ public final class BridgeMetrics {
   /** Alert state changes given up on and written to fabric.alerts.undelivered. */
   public final AtomicLong undelivered = new AtomicLong();
 
+  /** Gauge: alert state changes waiting for the robot, as of the dispatcher's last step. */
+  final AtomicLong pending = new AtomicLong();
+
+  /** Gauge: end of the robot's throttle lockout, epoch ms (0 when it was never locked). */
+  final AtomicLong lockedUntilMs = new AtomicLong();
+
   public Map<String, Long> snapshot() {
     Map<String, Long> m = new LinkedHashMap<>();
     m.put("messages_sent", messagesSent.get());
@@ -37,5 +46,50 @@ public final class BridgeMetrics {
     m.put("failures", failures.get());
     m.put("undelivered", undelivered.get());
     return m;
+  }
+
+  @Override
+  public long getMessagesSent() {
+    return messagesSent.get();
+  }
+
+  @Override
+  public long getAlertsDelivered() {
+    return alertsDelivered.get();
+  }
+
+  @Override
+  public long getAlertsDigested() {
+    return alertsDigested.get();
+  }
+
+  @Override
+  public long getThrottled() {
+    return throttled.get();
+  }
+
+  @Override
+  public long getTooLarge() {
+    return tooLarge.get();
+  }
+
+  @Override
+  public long getFailures() {
+    return failures.get();
+  }
+
+  @Override
+  public long getUndelivered() {
+    return undelivered.get();
+  }
+
+  @Override
+  public long getPending() {
+    return pending.get();
+  }
+
+  @Override
+  public long getLockedUntilEpochMs() {
+    return lockedUntilMs.get();
   }
 }

@@ -1,5 +1,7 @@
 package io.fabricpulse.bridges.delivery;
 
+import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +15,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** The bridges' own topics, created at start-up if missing (idempotent). */
+/**
+ * The bridges' own topics, created at start-up if missing (idempotent): the ledger, the undelivered
+ * alerts and the robots' counters ({@link FabricTopics#bridgeCounters()}).
+ */
 public final class BridgeTopics {
   /** The delivery ledger: compacted, key {@code robot|state|alert_id}, value UTF-8 text. */
   public static final String DELIVERED = "fabric.alerts.delivered";
@@ -43,6 +48,12 @@ public final class BridgeTopics {
                       "delete",
                       "retention.ms",
                       Long.toString(UNDELIVERED_RETENTION.toMillis()))));
+    }
+    TopicSpec counters = FabricTopics.bridgeCounters();
+    if (!existing.contains(counters.name())) {
+      missing.add(
+          new NewTopic(counters.name(), Optional.of(counters.partitions()), Optional.empty())
+              .configs(counters.configs()));
     }
     if (missing.isEmpty()) {
       return;

@@ -126,6 +126,14 @@ public final class RobotDispatcher {
   /** Queues a change this robot routes; {@link #step()} sends it. */
   public void offer(AlertChange change) {
     pending.add(new Pending(change, config.mentionsFor(change.alert())));
+    updateGauges();
+  }
+
+  /** The gauges JMX reads from another thread. */
+  private void updateGauges() {
+    metrics.pending.set(pending.size());
+    Instant locked = budget.lockedUntil();
+    metrics.lockedUntilMs.set(locked.equals(Instant.MIN) ? 0 : locked.toEpochMilli());
   }
 
   public int pendingCount() {
@@ -135,6 +143,7 @@ public final class RobotDispatcher {
   /** Drops the pending changes that came from these partitions (they were revoked). */
   public void forget(Predicate<AlertChange> revoked) {
     pending.removeIf(p -> revoked.test(p.change));
+    updateGauges();
   }
 
   /** Requests left in a minute below which sends are paced and changes digested. */
@@ -189,6 +198,7 @@ public final class RobotDispatcher {
         break;
       }
     }
+    updateGauges();
     return new StepResult(delivered, gaveUp);
   }
 

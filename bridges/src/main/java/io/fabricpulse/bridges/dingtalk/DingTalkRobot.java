@@ -107,8 +107,8 @@ public final class DingTalkRobot implements Robot {
       if (p.dingtalkUserId() != null) {
         userIds.add(p.dingtalkUserId());
       }
-      if (p.dingtalkMobile() != null) {
-        mobiles.add(p.dingtalkMobile());
+      if (p.dingtalkAtMobile() != null) {
+        mobiles.add(p.dingtalkAtMobile());
       }
     }
     StringBuilder text = new StringBuilder(String.join("\n\n", lines));

@@ -31,24 +31,56 @@ public final class MessageRenderer {
   /** Node ranges named per kind in a digest's summary. */
   static final int SUMMARY_RANGES = 3;
 
+  /** The alert label the topology join sets for a host port: the switch port at the other end. */
+  public static final String PEER_LABEL = "peer";
+
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
   private final Language language;
   private final ZoneId zone;
   private final String grafanaUrl;
+  private final MessageTemplates templates;
 
   public MessageRenderer(Language language, ZoneId zone, String grafanaUrl) {
+    this(language, zone, grafanaUrl, null);
+  }
+
+  /**
+   * @param templates the templates that replace built-in ones, or null for the built-in ones
+   */
+  public MessageRenderer(
+      Language language, ZoneId zone, String grafanaUrl, MessageTemplates templates) {
     this.language = language;
     this.zone = zone;
     this.grafanaUrl = grafanaUrl;
+    this.templates = templates;
   }
 
   /** The detailed message of one alert state change. */
   public Message single(Alert a, Set<Person> mentions) {
     String title = title(a);
+    List<String> template =
+        templates == null
+            ? null
+            : a.getState() == AlertState.RESOLVED ? templates.resolved() : templates.firing();
+    if (template != null) {
+      Map<String, String> values = values(a);
+      List<String> lines = new ArrayList<>();
+      for (String line : template) {
+        String filled = MessageTemplates.fill(line, values, true);
+        if (filled != null) {
+          lines.add(filled);
+        }
+      }
+      return new Message(title, List.copyOf(lines), mentions, 1);
+    }
     List<String> lines = new ArrayList<>();
     lines.add("### " + title);
     lines.add(bold(zh() ? "对象" : "Subject") + sep() + subject(a) + clusterSuffix(a));
+    String peer = peer(a);
+    if (peer != null) {
+      lines.add(bold(zh() ? "对端" : "Peer") + sep() + peer);
+    }
     if (a.getState() == AlertState.RESOLVED) {
       lines.add(bold(zh() ? "原告警" : "Page") + sep() + a.getSummary());
       lines.add(
@@ -139,9 +171,22 @@ public final class MessageRenderer {
 
   /** The one line of an alert in a digest. */
   public String digestLine(Alert a) {
+    String template =
+        templates == null
+            ? null
+            : a.getState() == AlertState.RESOLVED
+                ? templates.digestResolved()
+                : templates.digestFiring();
+    if (template != null) {
+      return MessageTemplates.fill(template, values(a), false);
+    }
     StringBuilder s = new StringBuilder("- ");
     s.append(severityTag(a)).append(zh() ? "" : " ").append(a.getKind()).append(' ');
     s.append(bold(subject(a)));
+    String peer = peer(a);
+    if (peer != null) {
+      s.append(zh() ? "（对端 " + peer + "）" : " (peer " + peer + ")");
+    }
     if (a.getState() == AlertState.RESOLVED) {
       s.append(zh() ? " 已恢复，持续 " : " resolved after ").append(duration(a));
     } else {
@@ -152,6 +197,41 @@ public final class MessageRenderer {
       s.append(zh() ? "，开始 " : ", since ").append(shortTime(a.getStartedAt()));
     }
     return s.toString();
+  }
+
+  /** What each placeholder of {@link MessageTemplates} stands for; absent ones are not in it. */
+  Map<String, String> values(Alert a) {
+    Map<String, String> v = new java.util.HashMap<>();
+    v.put("title", title(a));
+    v.put("severity", severityTag(a));
+    v.put("kind", a.getKind().name());
+    v.put("state", a.getState().name());
+    v.put("cluster", a.getCluster());
+    if (a.getNode() != null) {
+      v.put("node", a.getNode());
+    }
+    v.put("subject", subject(a));
+    if (peer(a) != null) {
+      v.put("peer", peer(a));
+    }
+    v.put("summary", a.getSummary());
+    if (valueText(a) != null) {
+      v.put("value", valueText(a));
+    }
+    if (a.getStartedAt() != null) {
+      v.put("started", time(a.getStartedAt()));
+      v.put("since", shortTime(a.getStartedAt()));
+    }
+    if (a.getResolvedAt() != null) {
+      v.put("resolved", time(a.getResolvedAt()));
+      v.put("lasted", duration(a));
+    }
+    v.put("zone", zone.getId());
+    links(a).ifPresent(l -> v.put("links", l));
+    if (a.getLabels() != null) {
+      a.getLabels().forEach((k, value) -> v.put(MessageTemplates.LABEL_PREFIX + k, value));
+    }
+    return v;
   }
 
   /** Severity and state as the title says them: "[CRITICAL] PAUSE_STORM firing". */
@@ -200,6 +280,15 @@ public final class MessageRenderer {
       parts.add((zh() ? "作业 " : "job ") + a.getJob());
     }
     return parts.isEmpty() ? a.getCluster() : String.join(" ", parts);
+  }
+
+  /**
+   * The switch port at the other end of the alert's port, as the topology join labels it ({@code
+   * peer}, e.g. "leaf-07 port 12"), or null when the topology is not known.
+   */
+  public static String peer(Alert a) {
+    String peer = a.getLabels() == null ? null : a.getLabels().get(PEER_LABEL);
+    return peer == null || peer.isBlank() ? null : peer;
   }
 
   private String clusterSuffix(Alert a) {

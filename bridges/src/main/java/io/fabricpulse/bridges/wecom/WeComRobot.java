@@ -27,8 +27,9 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>markdown content at most 4096 bytes, text content at most 2048 bytes, UTF-8;
- *   <li>{@code mentioned_list} works in {@code text} only; in markdown a mention is {@code
- *       <@userid>} in the content;
+ *   <li>{@code mentioned_list} (userids) and {@code mentioned_mobile_list} (mobile numbers) work in
+ *       {@code text} only; in markdown a mention is {@code <@userid>} in the content, so a person
+ *       known only by a mobile number is mentioned in text messages only;
  *   <li>at most 20 messages per minute per robot.
  * </ul>
  *
@@ -103,6 +104,9 @@ public final class WeComRobot implements Robot {
     if (text && !userIds(message).isEmpty()) {
       inner.put("mentioned_list", userIds(message));
     }
+    if (text && !mobiles(message).isEmpty()) {
+      inner.put("mentioned_mobile_list", mobiles(message));
+    }
     Map<String, Object> body = new LinkedHashMap<>();
     String type = text ? "text" : "markdown";
     body.put("msgtype", type);
@@ -139,6 +143,15 @@ public final class WeComRobot implements Robot {
 
   private static List<String> userIds(Message message) {
     return message.mentions().stream().map(Person::wecomUserId).filter(Objects::nonNull).toList();
+  }
+
+  /** Mobile numbers of the mentioned people WeCom does not know by userid (one mention each). */
+  private static List<String> mobiles(Message message) {
+    return message.mentions().stream()
+        .filter(p -> p.wecomUserId() == null)
+        .map(Person::wecomMobile)
+        .filter(Objects::nonNull)
+        .toList();
   }
 
   /** A markdown line as plain text: headings and bold marks dropped. */

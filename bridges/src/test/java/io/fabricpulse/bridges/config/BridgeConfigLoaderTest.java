@@ -60,6 +60,67 @@ class BridgeConfigLoaderTest {
   }
 
   @Test
+  void theSampleTemplatesLoadAndRender() throws Exception {
+    Path bridge = dir.resolve("bridge.yaml");
+    Files.copy(Path.of("bridge-templates.yaml"), dir.resolve("my-templates.yaml"));
+    Files.writeString(
+        bridge,
+        "language: en\ntemplates: my-templates.yaml\nrobots:\n"
+            + "  - {name: a, type: wecom, key_env: K, routes: [{}]}\n");
+    BridgeConfig c = BridgeConfigLoader.load(bridge);
+    var renderer =
+        new io.fabricpulse.bridges.render.MessageRenderer(
+            c.language(), c.zone(), null, c.templates());
+    var storm =
+        io.fabricpulse.avro.Alert.newBuilder(TestAlerts.storm("s", "gpu007"))
+            .setLabels(Map.of("team", "fabric"))
+            .build();
+    // no peer label: the switch port line is left out; no links: that line too
+    assertEquals(
+        List.of(
+            "### [CRITICAL] PAUSE_STORM firing",
+            "**Where**: gpu007 ens9f0np0 prio 3, cluster demo",
+            "**What**: gpu007 ens9f0np0 prio 3: rx pause ratio 0.42 above 0.1 for 30s",
+            "**Measured**: 0.42 ratio (threshold 0.1 ratio)",
+            "**Since**: 2026-12-01 19:30:00 (Asia/Shanghai)",
+            "**Owner**: fabric"),
+        renderer.single(storm, Set.of()).lines());
+    assertEquals(
+        "- [CRITICAL] PAUSE_STORM **gpu007 ens9f0np0 prio 3** 0.42 ratio (threshold 0.1 ratio),"
+            + " since 19:30:00",
+        renderer.digestLine(storm));
+    var resolved = TestAlerts.resolved(storm, storm.getStartedAt().plusSeconds(750));
+    assertEquals(
+        "**Lasted**: 12m30s (2026-12-01 19:30:00 to 2026-12-01 19:42:30)",
+        renderer.single(resolved, Set.of()).lines().get(3));
+  }
+
+  @Test
+  void badTemplatesNameFileLineAndKey() throws Exception {
+    Path templates = dir.resolve("t.yaml");
+    Files.writeString(
+        templates,
+        "firing:\n  - \"### {title}\"\n  - \"**Node**: {nodes}\"\n"
+            + "digest_firing: \"- {kind} {subject\"\nresolve: []\n");
+    assertEquals(
+        List.of(
+            "t.yaml:5: resolve: unknown key (known: digest_firing, digest_resolved, firing, resolved)",
+            "t.yaml:3: firing[1]: unknown placeholder {nodes} (known: cluster, kind, lasted, links,"
+                + " node, peer, resolved, severity, since, started, state, subject, summary, title,"
+                + " value, zone, label.NAME)",
+            "t.yaml:4: digest_firing: a '{' or '}' that is not part of a {placeholder}"),
+        problems(
+                "templates: t.yaml\nrobots:\n  - {name: a, type: wecom, key_env: K, routes: [{}]}\n")
+            .stream()
+            .map(p -> p.replace(templates.toString(), "t.yaml"))
+            .toList());
+    assertEquals(
+        List.of("bridge.yaml:1: templates: " + dir.resolve("none.yaml") + ": No such file"),
+        problems(
+            "templates: none.yaml\nrobots:\n  - {name: a, type: wecom, key_env: K, routes: [{}]}\n"));
+  }
+
+  @Test
   void yamlSyntaxErrorsNameTheLine() throws Exception {
     assertEquals(
         List.of("bridge.yaml:3: not valid YAML: mapping values are not allowed here"),

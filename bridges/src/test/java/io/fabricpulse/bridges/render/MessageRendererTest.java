@@ -53,6 +53,31 @@ class MessageRendererTest {
   }
 
   @Test
+  void theSwitchPortAtTheOtherEndIsNamedWhenTheTopologyIsKnown() {
+    Alert flap =
+        TestAlerts.firing("f1", AlertKind.LINK_FLAP, Severity.WARNING, "gpu011")
+            .setDevice("mlx5_0")
+            .setPort(1)
+            .setSummary("gpu011 mlx5_0/1: 3 link downs in 10 min")
+            .setLabels(Map.of("peer", "leaf-07 port 12", "peer_guid", "0x248a070300b2c3d4"))
+            .build();
+    MessageRenderer en = new MessageRenderer(Language.EN, SHANGHAI, null);
+    assertEquals("**Peer**: leaf-07 port 12", en.single(flap, Set.of()).lines().get(2));
+    assertEquals(
+        "- [WARNING] LINK_FLAP **gpu011 mlx5_0/1** (peer leaf-07 port 12), since 19:30:00",
+        en.digestLine(flap));
+    MessageRenderer zh = new MessageRenderer(Language.ZH, SHANGHAI, null);
+    assertEquals("**对端**：leaf-07 port 12", zh.single(flap, Set.of()).lines().get(2));
+    assertEquals(
+        "- 【警告】LINK_FLAP **gpu011 mlx5_0/1**（对端 leaf-07 port 12），开始 19:30:00", zh.digestLine(flap));
+    // without the topology: no peer line
+    Alert unknown = Alert.newBuilder(flap).setLabels(Map.of()).build();
+    assertEquals(
+        "**Summary**: gpu011 mlx5_0/1: 3 link downs in 10 min",
+        en.single(unknown, Set.of()).lines().get(2));
+  }
+
+  @Test
   void aResolvedNoticeNamesThePageAndHowLongItLasted() {
     MessageRenderer r = new MessageRenderer(Language.EN, SHANGHAI, null);
     Alert resolved = TestAlerts.resolved(storm, Instant.parse("2026-12-01T11:42:30Z"));

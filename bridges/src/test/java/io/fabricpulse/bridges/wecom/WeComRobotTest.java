@@ -46,6 +46,30 @@ class WeComRobotTest {
   }
 
   @Test
+  void textMessagesMentionPeopleWithoutAUserIdByMobile() {
+    // https://developer.work.weixin.qq.com/document/path/91770: text.mentioned_mobile_list
+    Person bob = new Person("bob", null, null, null, "13900002222");
+    Message message =
+        new Message(
+            "【严重】PAUSE_STORM 告警",
+            List.of("### 【严重】PAUSE_STORM 告警"),
+            new java.util.LinkedHashSet<>(List.of(ALICE, bob)),
+            1);
+    WeComRobot text = new WeComRobot("r", "http://127.0.0.1:1/x", "K", true, new WebhookClient());
+    assertEquals(
+        "{\"msgtype\":\"text\",\"text\":{\"content\":\"【严重】PAUSE_STORM 告警\","
+            + "\"mentioned_list\":[\"alice.w\"],\"mentioned_mobile_list\":[\"13900002222\"]}}",
+        new String(text.body(message, "id"), StandardCharsets.UTF_8));
+    // markdown has no mobile mentions: only the userid tag
+    WeComRobot markdown =
+        new WeComRobot("r", "http://127.0.0.1:1/x", "K", false, new WebhookClient());
+    assertEquals(
+        "{\"msgtype\":\"markdown\",\"markdown\":{\"content\":\"### 【严重】PAUSE_STORM 告警\\n"
+            + "<@alice.w>\"}}",
+        new String(markdown.body(message, "id"), StandardCharsets.UTF_8));
+  }
+
+  @Test
   void theLimitIsContentBytesNotCharacters() {
     WeComRobot markdown = new WeComRobot("r", "http://h/x", "K", false, new WebhookClient());
     // 1365 Chinese characters are 4095 bytes: fits; one more character does not

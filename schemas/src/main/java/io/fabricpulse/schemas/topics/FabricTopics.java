@@ -1,6 +1,7 @@
 package io.fabricpulse.schemas.topics;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.BridgeCounters;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
@@ -56,6 +57,13 @@ public record FabricTopics(
   /** Links that appeared, disappeared or renegotiated between two sweeps (FabricLinkChange). */
   public static final String TOPOLOGY_CHANGES = "fabric.topology.changes";
 
+  /**
+   * The alert bridges' counters per robot ({@code BridgeCounters}, key {@code
+   * bridge/instance/robot}), which the sink writes to the store for the self-health dashboard. Not
+   * part of a layout: it is no stage's input, and a replay never writes it.
+   */
+  public static final String BRIDGE_COUNTERS = "fabric.bridge.counters";
+
   private static final Duration RAW_RETENTION = Duration.ofDays(7);
   private static final Duration DERIVED_RETENTION = Duration.ofDays(3);
   private static final Duration ALERT_RETENTION = Duration.ofDays(90);
@@ -79,6 +87,11 @@ public record FabricTopics(
         new TopicSpec(p + DEAD_LETTERS, DeadLetter.class, small, RAW_RETENTION, false),
         new TopicSpec(p + TOPOLOGY, FabricLink.class, small, null, true),
         new TopicSpec(p + TOPOLOGY_CHANGES, FabricLinkChange.class, small, ALERT_RETENTION, false));
+  }
+
+  /** The bridges' counters topic ({@link #BRIDGE_COUNTERS}): 3 partitions, 7 days. */
+  public static TopicSpec bridgeCounters() {
+    return new TopicSpec(BRIDGE_COUNTERS, BridgeCounters.class, 3, RAW_RETENTION, false);
   }
 
   public static FabricTopics defaults() {

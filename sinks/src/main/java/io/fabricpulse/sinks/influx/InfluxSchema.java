@@ -1,6 +1,7 @@
 package io.fabricpulse.sinks.influx;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.BridgeCounters;
 import io.fabricpulse.avro.CounterDirection;
 import io.fabricpulse.avro.CounterKind;
 import io.fabricpulse.avro.CounterRate;
@@ -105,6 +106,21 @@ public final class InfluxSchema {
   /** The pipeline about itself: the sink's counters and its consumer lag. */
   public static final String PIPELINE_SINK = "fabricpulse_sink";
 
+  /**
+   * The pipeline about itself: each alert bridge's counters per robot, from fabric.bridge.counters
+   * (BridgeCounters).
+   */
+  public static final String PIPELINE_BRIDGE = "fabricpulse_bridge";
+
+  /**
+   * The pipeline about itself: the lag of the pipeline's other consumer groups (the streams
+   * application, the bridges) per topic, read by the sink ({@link GroupLag}).
+   */
+  public static final String PIPELINE_CONSUMER_LAG = "fabricpulse_consumer_lag";
+
+  /** Field of fabricpulse_consumer_lag: records after the group's committed offsets. */
+  public static final String LAG = "lag";
+
   /** Suffix of the measurement that holds the 10 s aggregates of a rates measurement. */
   public static final String AGGREGATE_SUFFIX = "_10s";
 
@@ -125,6 +141,9 @@ public final class InfluxSchema {
   public static final String TAG_NET = "net";
   public static final String TAG_TOPIC = "topic";
   public static final String TAG_GROUP = "group";
+  public static final String TAG_BRIDGE = "bridge";
+  public static final String TAG_INSTANCE = "instance";
+  public static final String TAG_ROBOT = "robot";
 
   public static final String PER_SECOND_SUFFIX = "_per_s";
   public static final String DELTA_SUFFIX = "_delta";
@@ -180,6 +199,22 @@ public final class InfluxSchema {
   public static final String OFFSET_COMMITS = "offset_commits";
   public static final String CONSUMER_LAG = "consumer_lag";
 
+  /**
+   * Fields of fabricpulse_bridge: the BridgeCounters field names (counters since that bridge
+   * started), {@code pending} (a gauge) and {@code locked} (1 while in a throttle lockout, else 0).
+   */
+  public static final List<String> BRIDGE_FIELDS =
+      List.of(
+          "messages_sent",
+          "alerts_delivered",
+          "alerts_digested",
+          "throttled",
+          "too_large",
+          "failures",
+          "undelivered",
+          "pending",
+          "locked");
+
   /** Every measurement the sink writes, for dashboards' checks and the docs. */
   public static final List<String> MEASUREMENTS =
       List.of(
@@ -194,7 +229,9 @@ public final class InfluxSchema {
           GPU_XID,
           NCCL_TRANSPORT,
           PIPELINE_TOPICS,
-          PIPELINE_SINK);
+          PIPELINE_SINK,
+          PIPELINE_BRIDGE,
+          PIPELINE_CONSUMER_LAG);
 
   /** Tags that mean "no rate is known": no field is written for them [DESIGN 4]. */
   private static final Set<RateTag> NO_RATE =
@@ -390,6 +427,23 @@ public final class InfluxSchema {
       fields.put(COMM_ID, verdict.getCommId());
     }
     return new SinkPoint(NCCL_TRANSPORT, tags, fields, verdict.getTime().toEpochMilli());
+  }
+
+  /**
+   * One point per BridgeCounters record: one robot of one running bridge, at the time the bridge
+   * took the counters (the pipeline's clock, like the other fabricpulse_* measurements).
+   */
+  public static SinkPoint bridgePoint(BridgeCounters counters) {
+    SortedMap<String, String> tags = new TreeMap<>();
+    tags.put(TAG_BRIDGE, counters.getBridge());
+    tags.put(TAG_INSTANCE, counters.getInstance());
+    tags.put(TAG_ROBOT, counters.getRobot());
+    Map<String, Object> fields = new LinkedHashMap<>();
+    for (String name : BRIDGE_FIELDS) {
+      Object value = counters.get(name);
+      fields.put(name, value instanceof Boolean b ? (b ? 1L : 0L) : ((Number) value).longValue());
+    }
+    return new SinkPoint(PIPELINE_BRIDGE, tags, fields, counters.getTime().toEpochMilli());
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.fabricpulse.sinks.influx;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.BridgeCounters;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
@@ -9,6 +10,7 @@ import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroOneOfDeserializer;
+import io.fabricpulse.schemas.topics.FabricTopics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -89,6 +91,8 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private final AvroDeserializer<GpuXid> xidDecoder = new AvroDeserializer<>(GpuXid.class);
   private final AvroDeserializer<NcclTransport> transportDecoder =
       new AvroDeserializer<>(NcclTransport.class);
+  private final AvroDeserializer<BridgeCounters> bridgeDecoder =
+      new AvroDeserializer<>(BridgeCounters.class);
   private final TenSecondAggregator aggregator;
   private final SinkMetrics metrics = new SinkMetrics();
 
@@ -107,6 +111,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private int failedAttempts;
   private long nextAttemptNanos;
   private boolean healthWritten;
+  private GroupLag groupLag;
   private long nextHealthNanos;
 
   private final AtomicBoolean stopRequested = new AtomicBoolean();
@@ -146,6 +151,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     this.gpuDecoder.configure(serdeConfig, false);
     this.xidDecoder.configure(serdeConfig, false);
     this.transportDecoder.configure(serdeConfig, false);
+    this.bridgeDecoder.configure(serdeConfig, false);
     // Idle time counts only while the sink consumes: during a write outage every partition is
     // paused, and closing every series' bucket for that would only cause rewrites afterwards.
     this.aggregator =
@@ -177,8 +183,8 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   }
 
   /**
-   * Subscribes to the rates, alerts, GPU, Xid and NCCL transport topics with the sink's rebalance
-   * handling.
+   * Subscribes to the rates, alerts, GPU, Xid and NCCL transport topics and the bridges' counters
+   * ({@value FabricTopics#BRIDGE_COUNTERS}) with the sink's rebalance handling.
    */
   public void subscribe() {
     consumer.subscribe(topics(), new Rebalance());
@@ -191,7 +197,8 @@ public final class InfluxSink implements Runnable, AutoCloseable {
         config.alertsTopic(),
         config.gpuTopic(),
         config.xidTopic(),
-        config.transportTopic());
+        config.transportTopic(),
+        FabricTopics.BRIDGE_COUNTERS);
   }
 
   /**
@@ -230,15 +237,27 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     healthWritten = true;
     nextHealthNanos = System.nanoTime() + config.healthInterval().toNanos();
     try {
+      long now = System.currentTimeMillis();
       List<SinkPoint> points =
-          PipelineHealth.points(
-              consumer, config.healthTopics(), metrics, System.currentTimeMillis());
+          new ArrayList<>(PipelineHealth.points(consumer, config.healthTopics(), metrics, now));
+      if (groupLag != null) {
+        points.addAll(groupLag.points(now));
+      }
       writer.write(points);
       metrics.healthPointsWritten.addAndGet(points.size());
     } catch (RuntimeException e) {
       metrics.healthWriteFailures.incrementAndGet();
       log.warn("health points not written to {}: {}", config.url(), e.toString());
     }
+  }
+
+  /**
+   * Also writes the lag of these consumer groups with every health write; the sink closes it. Call
+   * before {@link #run()}.
+   */
+  public InfluxSink withGroupLag(GroupLag lag) {
+    this.groupLag = lag;
+    return this;
   }
 
   /** Polls until {@link #close()} is called, then writes what is left and closes. */
@@ -348,6 +367,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
         pending.add(
             InfluxSchema.transportPoint(
                 transportDecoder.deserialize(record.topic(), record.value())));
+      } else if (record.topic().equals(FabricTopics.BRIDGE_COUNTERS)) {
+        pending.add(
+            InfluxSchema.bridgePoint(bridgeDecoder.deserialize(record.topic(), record.value())));
       } else {
         log.warn(
             "ignoring record from unexpected topic {}-{}@{}",
@@ -629,7 +651,13 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       try {
         consumer.close();
       } finally {
-        writer.close();
+        try {
+          writer.close();
+        } finally {
+          if (groupLag != null) {
+            groupLag.close();
+          }
+        }
       }
     }
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.avro.BridgeCounters;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
@@ -293,6 +294,47 @@ class InfluxSchemaTest {
             "IB"),
         t.tags());
     assertEquals(Map.of("events", 1L, "gdr", 0L), t.fields());
+  }
+
+  @Test
+  void bridgeCountersBecomeOnePointPerRobotWithEveryCounterAndTheLockAsInteger() throws Exception {
+    BridgeCounters counters =
+        BridgeCounters.newBuilder()
+            .setTime(Instant.ofEpochMilli(T))
+            .setBridge("dingtalk")
+            .setInstance("bridge-1")
+            .setRobot("fabric-ops")
+            .setMessagesSent(12)
+            .setAlertsDelivered(40)
+            .setAlertsDigested(31)
+            .setThrottled(1)
+            .setTooLarge(0)
+            .setFailures(3)
+            .setUndelivered(2)
+            .setPending(5)
+            .setLocked(true)
+            .build();
+    SinkPoint p = InfluxSchema.bridgePoint(counters);
+    assertEquals("fabricpulse_bridge", p.measurement());
+    assertEquals(
+        Map.of("bridge", "dingtalk", "instance", "bridge-1", "robot", "fabric-ops"), p.tags());
+    Map<String, Object> expected = new java.util.LinkedHashMap<>();
+    expected.put("messages_sent", 12L);
+    expected.put("alerts_delivered", 40L);
+    expected.put("alerts_digested", 31L);
+    expected.put("throttled", 1L);
+    expected.put("too_large", 0L);
+    expected.put("failures", 3L);
+    expected.put("undelivered", 2L);
+    expected.put("pending", 5L);
+    expected.put("locked", 1L);
+    assertEquals(expected, p.fields());
+    assertEquals(T, p.timeMs());
+    // TIMESERIES.md names every field of the measurement
+    String doc = Files.readString(Path.of("TIMESERIES.md"));
+    for (String field : InfluxSchema.BRIDGE_FIELDS) {
+      assertTrue(doc.contains("`" + field + "`"), field + " not in TIMESERIES.md");
+    }
   }
 
   @Test
