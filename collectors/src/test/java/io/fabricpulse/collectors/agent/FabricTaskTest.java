@@ -9,9 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.avro.LinkChangeKind;
+import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.TopologySource;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
+import io.fabricpulse.collectors.switchports.CommandSwitchCounterQuery;
+import io.fabricpulse.collectors.switchports.SwitchCounterSweep;
 import io.fabricpulse.collectors.testing.Samples;
 import io.fabricpulse.collectors.topology.CommandFabricSweep;
 import io.fabricpulse.collectors.topology.IbdiagnetRunDirectory;
@@ -173,5 +176,60 @@ class FabricTaskTest {
     assertEquals(ISL, tombstone.key());
     assertNull(tombstone.value());
     assertEquals(T0.plusSeconds(300).toEpochMilli(), tombstone.timestamp());
+  }
+
+  @Test
+  void eachSweepReadsTheSwitchPortsAndTheirCountersGoToTheSwitchCounterTopic() throws Exception {
+    Path capture = tmp.resolve("sweep.txt");
+    Files.writeString(capture, read(PORTS));
+    // a perfquery that prints leaf01's captured answers (-x or basic) and fails for other LIDs
+    Path perfquery = tmp.resolve("perfquery");
+    Files.writeString(
+        perfquery,
+        "#!/bin/sh\n"
+            + "if [ \"$1\" = -x ]; then shift; f="
+            + Samples.path("perfquery/ibsim-perfquery-x-leaf01-ports-1-2-7-8.txt")
+            + "; else f="
+            + Samples.path("perfquery/ibsim-perfquery-leaf01-ports-1-2-7-8.txt")
+            + "; fi\n"
+            + "[ \"$1\" = 1 ] || { echo \"ibwarn: no response from lid $1\" >&2; exit 1; }\n"
+            + "cat \"$f\"\n");
+    assertTrue(perfquery.toFile().setExecutable(true));
+    FabricTask task =
+        new FabricTask(
+            SM,
+            Duration.ofMinutes(5),
+            "ibnetdiscover",
+            new CommandFabricSweep("cat", List.of(capture.toString()), Duration.ofSeconds(10)),
+            null,
+            new SwitchCounterSweep(
+                new CommandSwitchCounterQuery(perfquery.toString(), Duration.ofSeconds(10))));
+    AvroSerializer<SpecificRecord> values = new AvroSerializer<>();
+    values.configure(Map.of("schema.registry.url", "mock://fabric-task-switches"), false);
+    MockProducer<String, SpecificRecord> producer =
+        new MockProducer<>(true, null, new StringSerializer(), values);
+    KafkaRecordOutput output = new KafkaRecordOutput(producer, FabricTopics.defaults(), 1000);
+
+    ParseResult<SpecificRecord> result = task.collect(T0);
+    output.publish(SM, result.records());
+    output.close();
+
+    List<NodeCounters> switches = of(result, NodeCounters.class);
+    assertEquals(1, switches.size(), "leaf01 answered; leaf02 and spine01 did not");
+    assertEquals("leaf01", switches.get(0).getNode());
+    assertEquals(4, switches.get(0).getPorts().size());
+    assertEquals(
+        2,
+        result.malformed().stream()
+            .filter(m -> m.reason().contains("no response from lid"))
+            .count(),
+        result.malformed().toString());
+    List<ProducerRecord<String, SpecificRecord>> counters =
+        producer.history().stream()
+            .filter(r -> r.topic().equals(FabricTopics.SWITCH_COUNTERS))
+            .toList();
+    assertEquals(1, counters.size());
+    assertEquals("c1/leaf01", counters.get(0).key());
+    assertEquals(T0.toEpochMilli(), counters.get(0).timestamp());
   }
 }

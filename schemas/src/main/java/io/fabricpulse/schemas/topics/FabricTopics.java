@@ -35,7 +35,8 @@ public record FabricTopics(
     TopicSpec alertsActive,
     TopicSpec deadLetters,
     TopicSpec topology,
-    TopicSpec topologyChanges) {
+    TopicSpec topologyChanges,
+    TopicSpec switchCounters) {
 
   public static final String PORT_COUNTERS = "fabric.raw.port-counters";
   public static final String PFC = "fabric.raw.pfc";
@@ -55,6 +56,12 @@ public record FabricTopics(
 
   /** Links that appeared, disappeared or renegotiated between two sweeps (FabricLinkChange). */
   public static final String TOPOLOGY_CHANGES = "fabric.topology.changes";
+
+  /**
+   * The switches' port counters from the fabric role's perfquery sweeps: NodeCounters of source
+   * PERFQUERY, one per switch and sweep, key cluster/node (node: the switch, docs/switch-ports.md).
+   */
+  public static final String SWITCH_COUNTERS = "fabric.raw.switch-counters";
 
   private static final Duration RAW_RETENTION = Duration.ofDays(7);
   private static final Duration DERIVED_RETENTION = Duration.ofDays(3);
@@ -78,7 +85,8 @@ public record FabricTopics(
         new TopicSpec(p + ALERTS_ACTIVE, Alert.class, small, null, true),
         new TopicSpec(p + DEAD_LETTERS, DeadLetter.class, small, RAW_RETENTION, false),
         new TopicSpec(p + TOPOLOGY, FabricLink.class, small, null, true),
-        new TopicSpec(p + TOPOLOGY_CHANGES, FabricLinkChange.class, small, ALERT_RETENTION, false));
+        new TopicSpec(p + TOPOLOGY_CHANGES, FabricLinkChange.class, small, ALERT_RETENTION, false),
+        new TopicSpec(p + SWITCH_COUNTERS, NodeCounters.class, partitions, RAW_RETENTION, false));
   }
 
   public static FabricTopics defaults() {
@@ -100,10 +108,11 @@ public record FabricTopics(
         alertsActive,
         deadLetters,
         topology,
-        topologyChanges);
+        topologyChanges,
+        switchCounters);
   }
 
   public List<TopicSpec> raw() {
-    return List.of(portCounters, pfc, ecn, sm, gpu, xid, nccl);
+    return List.of(portCounters, pfc, ecn, sm, gpu, xid, nccl, switchCounters);
   }
 }

@@ -6,6 +6,7 @@ import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.schemas.counters.CounterMeaning;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.registry.SchemaRegistryException;
@@ -77,6 +78,14 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
   @FunctionalInterface
   interface SampleDecoder {
     List<SpecificRecord> decode(String topic, byte[] value);
+
+    /**
+     * The source the topic's port views are rated as, when it is not their view type's own (the
+     * switch-counter topic's PortCounters views are PERFQUERY, not PORT); null for the view's.
+     */
+    default RateSource source() {
+      return null;
+    }
   }
 
   RateProcessor(
@@ -153,6 +162,9 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
       RateSample sample;
       try {
         sample = RateSample.of(view);
+        if (decoder.source() != null) {
+          sample = sample.withSource(decoder.source());
+        }
       } catch (RateSample.InvalidSampleException e) {
         deadLetter(record, "invalid sample: " + e.getMessage(), e);
         continue;

@@ -36,6 +36,12 @@ public record RateSample(
     return source.name() + "|" + subject;
   }
 
+  /** The same sample rated as {@code other} (a switch port's PortCounters view: PERFQUERY). */
+  public RateSample withSource(RateSource other) {
+    return new RateSample(
+        other, subject, cluster, node, bootId, seq, device, port, netdev, link, counters);
+  }
+
   /** The sample of a per-port view: PortCounters, PfcPauseFrames or EcnMarks. */
   public static RateSample of(SpecificRecord view) {
     if (view instanceof PortCounters p) {
