@@ -33,6 +33,7 @@ class SchemaContractsTest {
       Map.of(
           "io.fabricpulse.avro.FabricLink", 1,
           "io.fabricpulse.avro.FabricLinkChange", 1,
+          "io.fabricpulse.avro.FabricFindings", 1,
           "io.fabricpulse.avro.NodeCounters", 1,
           "io.fabricpulse.avro.NodeRates", 1);
 
@@ -100,9 +101,10 @@ class SchemaContractsTest {
   void everyCurrentSchemaReadsDataWrittenWithItsReleasedVersion() throws IOException {
     Map<String, Schema> current = load(CURRENT);
     Map<String, Schema> released = load(RELEASED);
-    // 9 topic value types of 0.1, the 2 node records of 0.2, the 2 topology records, and Counter;
-    // the 4 per-port records of 0.1 are still read during an upgrade and are the views parse prints
-    assertEquals(16, current.size(), current.keySet().toString());
+    // 9 topic value types of 0.1, the 2 node records of 0.2, the 2 topology records, the ibdiagnet
+    // findings, and Counter; the 4 per-port records of 0.1 are still read during an upgrade and are
+    // the views parse prints
+    assertEquals(17, current.size(), current.keySet().toString());
 
     List<String> violations = new ArrayList<>();
     for (Map.Entry<String, Schema> old : released.entrySet()) {

@@ -5,6 +5,9 @@ import io.fabricpulse.avro.TopologySource;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.fabric.PortLink;
+import io.fabricpulse.collectors.ibdiagnet.IbdiagnetFinding;
+import io.fabricpulse.collectors.ibdiagnet.IbdiagnetFindingRecords;
+import io.fabricpulse.collectors.ibdiagnet.IbdiagnetLogParser;
 import io.fabricpulse.collectors.iblinkinfo.IblinkinfoParser;
 import io.fabricpulse.collectors.ibnetdiscover.IbnetdiscoverOutput;
 import io.fabricpulse.collectors.switchports.SwitchCounterSweep;
@@ -20,11 +23,12 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The fabric collector role: each cycle one topology sweep (ibnetdiscover -p or iblinkinfo -l), and
- * the topology of a new ibdiagnet run if one appeared, each compared with its own previous
- * snapshot. A cycle gives the FabricLinks to (re)publish and the FabricLinkChanges; the output
- * turns a DISAPPEARED change into the tombstone of its link on fabric.topology. After a topology
- * sweep that gave links, the switch-port counter sweep (when configured) reads every switch's ports
- * with perfquery, one switch at a time, and gives one NodeCounters of source PERFQUERY per switch.
+ * the topology of a new ibdiagnet run if one appeared (with the findings of its ibdiagnet2.log, one
+ * FabricFindings per run), each compared with its own previous snapshot. A cycle gives the
+ * FabricLinks to (re)publish and the FabricLinkChanges; the output turns a DISAPPEARED change into
+ * the tombstone of its link on fabric.topology. After a topology sweep that gave links, the
+ * switch-port counter sweep (when configured) reads every switch's ports with perfquery, one switch
+ * at a time, and gives one NodeCounters of source PERFQUERY per switch.
  */
 public final class FabricTask extends SourceTask {
   private final String tool;
@@ -94,6 +98,19 @@ public final class FabricTask extends SourceTask {
         TopologySnapshot snapshot =
             snapshot(TopologySource.IBDIAGNET, run.written(), name, ports, result);
         lastIbdiagnet = compare(lastIbdiagnet, snapshot, result);
+        if (run.log() != null) {
+          String log = run.log().toString();
+          ParseResult<IbdiagnetFinding> findings =
+              new IbdiagnetLogParser().parse(log, run.logText());
+          result.skipAll(findings);
+          result.add(
+              IbdiagnetFindingRecords.of(
+                  identity().cluster(),
+                  identity().node(),
+                  log,
+                  run.logWritten(),
+                  findings.records()));
+        }
       }
     }
     return result;

@@ -1,5 +1,6 @@
 package io.fabricpulse.collectors.agent;
 
+import io.fabricpulse.avro.FabricFindings;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.avro.LinkChangeKind;
@@ -80,6 +81,11 @@ public final class KafkaRecordOutput implements RecordOutput {
         if (change.getChange() == LinkChangeKind.DISAPPEARED) {
           publishers.get(FabricLink.class).publishKeyed(change.getLinkId(), time, null);
         }
+      } else if (record instanceof FabricFindings run) {
+        // event time is the run's, not the moment the collector found its directory
+        publisherFor(record)
+            .publishKeyed(
+                run.getCluster() + "/" + run.getObservedBy(), run.getRunTime().toEpochMilli(), run);
       } else if (record instanceof NodeCounters node && node.getSource() == RateSource.PERFQUERY) {
         // a switch's record is keyed by the switch, not by the host that read it
         publisherFor(record)

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabricpulse.avro.FabricFindings;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
+import io.fabricpulse.avro.FindingSeverity;
 import io.fabricpulse.avro.LinkChangeKind;
 import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.TopologySource;
@@ -231,5 +233,39 @@ class FabricTaskTest {
     assertEquals(1, counters.size());
     assertEquals("c1/leaf01", counters.get(0).key());
     assertEquals(T0.toEpochMilli(), counters.get(0).timestamp());
+  }
+
+  @Test
+  void aNewIbdiagnetRunsLogGivesOneFindingsRecordInTheRunsTime() throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("ibdiagnet2"));
+    Files.copy(Samples.path(IBDIAGNET), dir.resolve(IbdiagnetRunDirectory.TOPOLOGY_FILE));
+    Files.copy(
+        Samples.path("ibdiagnet/gary-minghuili-ibdiagnet2-ndr-quantum2-warnings.log"),
+        dir.resolve(IbdiagnetRunDirectory.LOG_FILE));
+    FabricTask task =
+        new FabricTask(
+            SM, Duration.ofMinutes(5), "ibnetdiscover", null, new IbdiagnetRunDirectory(dir));
+    AvroSerializer<SpecificRecord> values = new AvroSerializer<>();
+    values.configure(Map.of("schema.registry.url", "mock://fabric-task-findings"), false);
+    MockProducer<String, SpecificRecord> producer =
+        new MockProducer<>(true, null, new StringSerializer(), values);
+    KafkaRecordOutput output = new KafkaRecordOutput(producer, FabricTopics.defaults(), 1000);
+
+    ParseResult<SpecificRecord> run = task.collect(T0);
+    output.publish(SM, run.records());
+    output.close();
+
+    List<FabricFindings> findings = of(run, FabricFindings.class);
+    assertEquals(1, findings.size());
+    FabricFindings f = findings.get(0);
+    assertEquals("sm01", f.getObservedBy());
+    assertEquals(Instant.parse("2025-03-31T23:43:18Z"), f.getRunTime(), "the log's own timestamp");
+    assertEquals(17, f.getFindings().size());
+    assertTrue(f.getFindings().stream().allMatch(x -> x.getSeverity() == FindingSeverity.WARNING));
+    List<ProducerRecord<String, SpecificRecord>> sent =
+        producer.history().stream().filter(r -> r.topic().equals(FabricTopics.IBDIAGNET)).toList();
+    assertEquals(1, sent.size());
+    assertEquals("c1/sm01", sent.get(0).key());
+    assertEquals(Instant.parse("2025-03-31T23:43:18Z").toEpochMilli(), sent.get(0).timestamp());
   }
 }

@@ -2,6 +2,7 @@ package io.fabricpulse.schemas.topics;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.FabricFindings;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.avro.GpuEcc;
@@ -36,7 +37,8 @@ public record FabricTopics(
     TopicSpec deadLetters,
     TopicSpec topology,
     TopicSpec topologyChanges,
-    TopicSpec switchCounters) {
+    TopicSpec switchCounters,
+    TopicSpec ibdiagnet) {
 
   public static final String PORT_COUNTERS = "fabric.raw.port-counters";
   public static final String PFC = "fabric.raw.pfc";
@@ -63,6 +65,9 @@ public record FabricTopics(
    */
   public static final String SWITCH_COUNTERS = "fabric.raw.switch-counters";
 
+  /** The findings of each ibdiagnet run the fabric role read (FabricFindings, key cluster/node). */
+  public static final String IBDIAGNET = "fabric.raw.ibdiagnet";
+
   private static final Duration RAW_RETENTION = Duration.ofDays(7);
   private static final Duration DERIVED_RETENTION = Duration.ofDays(3);
   private static final Duration ALERT_RETENTION = Duration.ofDays(90);
@@ -86,7 +91,8 @@ public record FabricTopics(
         new TopicSpec(p + DEAD_LETTERS, DeadLetter.class, small, RAW_RETENTION, false),
         new TopicSpec(p + TOPOLOGY, FabricLink.class, small, null, true),
         new TopicSpec(p + TOPOLOGY_CHANGES, FabricLinkChange.class, small, ALERT_RETENTION, false),
-        new TopicSpec(p + SWITCH_COUNTERS, NodeCounters.class, partitions, RAW_RETENTION, false));
+        new TopicSpec(p + SWITCH_COUNTERS, NodeCounters.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + IBDIAGNET, FabricFindings.class, small, ALERT_RETENTION, false));
   }
 
   public static FabricTopics defaults() {
@@ -109,10 +115,11 @@ public record FabricTopics(
         deadLetters,
         topology,
         topologyChanges,
-        switchCounters);
+        switchCounters,
+        ibdiagnet);
   }
 
   public List<TopicSpec> raw() {
-    return List.of(portCounters, pfc, ecn, sm, gpu, xid, nccl, switchCounters);
+    return List.of(portCounters, pfc, ecn, sm, gpu, xid, nccl, switchCounters, ibdiagnet);
   }
 }

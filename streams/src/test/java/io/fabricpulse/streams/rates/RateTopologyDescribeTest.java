@@ -64,7 +64,8 @@ class RateTopologyDescribeTest {
             defaults.deadLetters(),
             defaults.topology(),
             defaults.topologyChanges(),
-            defaults.switchCounters());
+            defaults.switchCounters(),
+            defaults.ibdiagnet());
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
