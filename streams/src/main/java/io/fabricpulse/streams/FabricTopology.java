@@ -7,6 +7,7 @@ import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
 import io.fabricpulse.streams.detect.gpu.GpuHealthDetector;
+import io.fabricpulse.streams.detect.ibdiagnet.IbdiagnetFindingDetector;
 import io.fabricpulse.streams.detect.link.LinkHealthDetector;
 import io.fabricpulse.streams.detect.nccl.NcclTransportDetector;
 import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
@@ -41,7 +42,8 @@ public final class FabricTopology {
           NcclTransportDetector.MODULE,
           SubnetManagerDetector.MODULE,
           GpuHealthDetector.MODULE,
-          CollectorSilenceDetector.MODULE);
+          CollectorSilenceDetector.MODULE,
+          IbdiagnetFindingDetector.MODULE);
 
   private FabricTopology() {}
 

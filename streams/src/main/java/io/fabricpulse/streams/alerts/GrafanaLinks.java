@@ -90,7 +90,8 @@ public final class GrafanaLinks implements FixedKeyProcessor<String, Alert, Aler
           SM_FAILOVER,
           SM_ABSENT,
           SM_HUNG,
-          SM_UNSTABLE ->
+          SM_UNSTABLE,
+          IBDIAGNET_FINDING ->
           "fabricpulse-link-health";
       case GPU_ECC_UNCORRECTABLE,
           GPU_ROW_REMAP_FAILURE,
