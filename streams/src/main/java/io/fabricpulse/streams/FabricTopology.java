@@ -5,6 +5,7 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.capability.LinkCapabilityDetector;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
 import io.fabricpulse.streams.detect.gpu.GpuHealthDetector;
 import io.fabricpulse.streams.detect.ibdiagnet.IbdiagnetFindingDetector;
@@ -43,7 +44,8 @@ public final class FabricTopology {
           SubnetManagerDetector.MODULE,
           GpuHealthDetector.MODULE,
           CollectorSilenceDetector.MODULE,
-          IbdiagnetFindingDetector.MODULE);
+          IbdiagnetFindingDetector.MODULE,
+          LinkCapabilityDetector.MODULE);
 
   private FabricTopology() {}
 

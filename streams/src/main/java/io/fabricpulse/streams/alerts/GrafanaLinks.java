@@ -91,7 +91,8 @@ public final class GrafanaLinks implements FixedKeyProcessor<String, Alert, Aler
           SM_ABSENT,
           SM_HUNG,
           SM_UNSTABLE,
-          IBDIAGNET_FINDING ->
+          IBDIAGNET_FINDING,
+          LINK_BELOW_CAPABILITY ->
           "fabricpulse-link-health";
       case GPU_ECC_UNCORRECTABLE,
           GPU_ROW_REMAP_FAILURE,

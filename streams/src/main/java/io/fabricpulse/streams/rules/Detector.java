@@ -34,7 +34,8 @@ public enum Detector {
   LOSSLESS_DROP("lossless_drop", AlertKind.LOSSLESS_DROP),
   MTU_MISMATCH("mtu_mismatch", AlertKind.MTU_MISMATCH),
   COLLECTOR_SILENT("collector_silent", AlertKind.COLLECTOR_SILENT),
-  IBDIAGNET_FINDING("ibdiagnet_finding", AlertKind.IBDIAGNET_FINDING);
+  IBDIAGNET_FINDING("ibdiagnet_finding", AlertKind.IBDIAGNET_FINDING),
+  LINK_BELOW_CAPABILITY("link_below_capability", AlertKind.LINK_BELOW_CAPABILITY);
 
   private final String id;
   private final AlertKind defaultKind;
