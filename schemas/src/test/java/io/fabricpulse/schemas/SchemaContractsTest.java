@@ -34,6 +34,7 @@ class SchemaContractsTest {
           "io.fabricpulse.avro.BridgeCounters", 1,
           "io.fabricpulse.avro.FabricLink", 1,
           "io.fabricpulse.avro.FabricLinkChange", 1,
+          "io.fabricpulse.avro.FabricFindings", 1,
           "io.fabricpulse.avro.NodeCounters", 1,
           "io.fabricpulse.avro.NodeRates", 1);
 
@@ -102,9 +103,9 @@ class SchemaContractsTest {
     Map<String, Schema> current = load(CURRENT);
     Map<String, Schema> released = load(RELEASED);
     // 9 topic value types of 0.1, the 2 node records of 0.2, the 2 topology records, the bridges'
-    // counters, and Counter; the 4 per-port records of 0.1 are still read during an upgrade and are
-    // the views parse prints
-    assertEquals(17, current.size(), current.keySet().toString());
+    // counters, the ibdiagnet findings, and Counter; the 4 per-port records of 0.1 are still read
+    // during an upgrade and are the views parse prints
+    assertEquals(18, current.size(), current.keySet().toString());
 
     List<String> violations = new ArrayList<>();
     for (Map.Entry<String, Schema> old : released.entrySet()) {

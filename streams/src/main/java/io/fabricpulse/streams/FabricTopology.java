@@ -5,8 +5,10 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.capability.LinkCapabilityDetector;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
 import io.fabricpulse.streams.detect.gpu.GpuHealthDetector;
+import io.fabricpulse.streams.detect.ibdiagnet.IbdiagnetFindingDetector;
 import io.fabricpulse.streams.detect.link.LinkHealthDetector;
 import io.fabricpulse.streams.detect.nccl.NcclTransportDetector;
 import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
@@ -41,7 +43,9 @@ public final class FabricTopology {
           NcclTransportDetector.MODULE,
           SubnetManagerDetector.MODULE,
           GpuHealthDetector.MODULE,
-          CollectorSilenceDetector.MODULE);
+          CollectorSilenceDetector.MODULE,
+          IbdiagnetFindingDetector.MODULE,
+          LinkCapabilityDetector.MODULE);
 
   private FabricTopology() {}
 

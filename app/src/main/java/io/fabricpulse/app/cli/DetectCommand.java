@@ -377,6 +377,7 @@ public final class DetectCommand implements Callable<Integer> {
     return switch (node.getSource()) {
       case PFC -> topics.pfc();
       case ECN -> topics.ecn();
+      case PERFQUERY -> topics.switchCounters();
       default -> topics.portCounters();
     };
   }

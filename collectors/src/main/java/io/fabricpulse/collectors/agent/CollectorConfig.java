@@ -88,6 +88,9 @@ public final class CollectorConfig {
   public static final String FABRIC_TIMEOUT = SourceKind.FABRIC.key("timeout");
   public static final String FABRIC_IBDIAGNET_DIR = SourceKind.FABRIC.key("ibdiagnet_dir");
 
+  /** The switch-port counter sweep's perfquery; null (~) for topology only. */
+  public static final String FABRIC_PERFQUERY = SourceKind.FABRIC.key("perfquery");
+
   /**
    * The fabric source's shortest interval: one ibnetdiscover or iblinkinfo sweep sends SMPs
    * (NodeInfo, PortInfo, ...) to every node and port of the fabric through the SM's port.
@@ -171,6 +174,7 @@ public final class CollectorConfig {
           o.put(FABRIC_ARGS, new Option(Type.LIST, List.of()));
           o.put(FABRIC_TIMEOUT, new Option(Type.DURATION, Duration.ofMinutes(2)));
           o.put(FABRIC_IBDIAGNET_DIR, new Option(Type.PATH, null));
+          o.put(FABRIC_PERFQUERY, new Option(Type.STRING, "perfquery"));
         }
       }
     }

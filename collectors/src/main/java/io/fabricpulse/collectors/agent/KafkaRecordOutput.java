@@ -1,5 +1,6 @@
 package io.fabricpulse.collectors.agent;
 
+import io.fabricpulse.avro.FabricFindings;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.avro.LinkChangeKind;
@@ -24,9 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes each record to the raw topic of its type (NodeCounters by source to
- * fabric.raw.port-counters, .pfc or .ecn, SmSweep to fabric.raw.sm, ...; key cluster/node), the
- * fabric collector's FabricLink and FabricLinkChange records to fabric.topology and
- * fabric.topology.changes (key link_id; a DISAPPEARED change also tombstones its link on the
+ * fabric.raw.port-counters, .pfc, .ecn or .switch-counters, SmSweep to fabric.raw.sm, ...; key
+ * cluster/node), the fabric collector's FabricLink and FabricLinkChange records to fabric.topology
+ * and fabric.topology.changes (key link_id; a DISAPPEARED change also tombstones its link on the
  * compacted fabric.topology), through one {@link RecordPublisher} per topic, all sharing one
  * idempotent {@code acks=all} producer, so a node holds one set of broker connections. Each topic
  * has its own bounded drop-oldest buffer, so a flood on one source cannot push out another source's
@@ -46,6 +47,7 @@ public final class KafkaRecordOutput implements RecordOutput {
       RecordPublisher publisher = new RecordPublisher(producer, spec.name(), bufferRecords);
       if (spec == topics.portCounters()) {
         nodeCounters.put(RateSource.PORT, publisher);
+      } else if (spec == topics.switchCounters()) {
         nodeCounters.put(RateSource.PERFQUERY, publisher);
       } else if (spec == topics.pfc()) {
         nodeCounters.put(RateSource.PFC, publisher);
@@ -79,6 +81,16 @@ public final class KafkaRecordOutput implements RecordOutput {
         if (change.getChange() == LinkChangeKind.DISAPPEARED) {
           publishers.get(FabricLink.class).publishKeyed(change.getLinkId(), time, null);
         }
+      } else if (record instanceof FabricFindings run) {
+        // event time is the run's, not the moment the collector found its directory
+        publisherFor(record)
+            .publishKeyed(
+                run.getCluster() + "/" + run.getObservedBy(), run.getRunTime().toEpochMilli(), run);
+      } else if (record instanceof NodeCounters node && node.getSource() == RateSource.PERFQUERY) {
+        // a switch's record is keyed by the switch, not by the host that read it
+        publisherFor(record)
+            .publishKeyed(
+                node.getCluster() + "/" + node.getNode(), node.getTime().toEpochMilli(), node);
       } else {
         publisherFor(record).publish(identity, record);
       }

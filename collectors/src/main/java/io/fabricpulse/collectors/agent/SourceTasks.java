@@ -15,6 +15,8 @@ import io.fabricpulse.collectors.nvsmi.NvidiaSmiCollector;
 import io.fabricpulse.collectors.opensm.OpenSmLogParser;
 import io.fabricpulse.collectors.opensm.OpenSmLogTailer;
 import io.fabricpulse.collectors.opensm.ProcessSminfoSource;
+import io.fabricpulse.collectors.switchports.CommandSwitchCounterQuery;
+import io.fabricpulse.collectors.switchports.SwitchCounterSweep;
 import io.fabricpulse.collectors.sysfs.DirectorySysfsTree;
 import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
 import io.fabricpulse.collectors.sysfs.SysfsTree;
@@ -150,17 +152,24 @@ public final class SourceTasks {
             !args.isEmpty() ? args : List.of(tool.equals("iblinkinfo") ? "-l" : "-p"),
             config.duration(CollectorConfig.FABRIC_TIMEOUT));
     Path dir = config.path(CollectorConfig.FABRIC_IBDIAGNET_DIR);
+    String perfquery = config.string(CollectorConfig.FABRIC_PERFQUERY);
     LOG.info(
-        "fabric: {} every {}{}",
+        "fabric: {} every {}{}{}",
         String.join(" ", sweep.command()),
         config.interval(SourceKind.FABRIC),
+        perfquery == null ? "" : ", switch ports with " + perfquery + " -x",
         dir == null ? "" : ", new ibdiagnet runs in " + dir);
     return new FabricTask(
         identity,
         config.interval(SourceKind.FABRIC),
         tool,
         sweep,
-        dir == null ? null : new IbdiagnetRunDirectory(dir));
+        dir == null ? null : new IbdiagnetRunDirectory(dir),
+        perfquery == null
+            ? null
+            : new SwitchCounterSweep(
+                new CommandSwitchCounterQuery(
+                    perfquery, config.duration(CollectorConfig.FABRIC_TIMEOUT))));
   }
 
   /**

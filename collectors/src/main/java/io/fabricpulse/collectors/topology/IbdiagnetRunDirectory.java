@@ -17,6 +17,9 @@ public final class IbdiagnetRunDirectory {
   /** The topology file ibdiagnet writes (the plain ibnetdiscover format). */
   public static final String TOPOLOGY_FILE = "ibdiagnet2.ibnetdiscover";
 
+  /** The run's log: its warnings and errors (speed and width mismatches, counter checks). */
+  public static final String LOG_FILE = "ibdiagnet2.log";
+
   private final Path directory;
   private Instant lastTaken;
 
@@ -28,8 +31,14 @@ public final class IbdiagnetRunDirectory {
     return directory;
   }
 
-  /** A run's topology file and when ibdiagnet wrote it. */
-  public record Run(Path file, Instant written, String text) {}
+  /**
+   * A run's topology file and when ibdiagnet wrote it, and its log when the run left one.
+   *
+   * @param log the ibdiagnet2.log of the same directory; null when there is none
+   * @param logWritten the log's modification time; null without a log
+   */
+  public record Run(
+      Path file, Instant written, String text, Path log, Instant logWritten, String logText) {}
 
   /** The run written since the last call that returned one, or null when there is none. */
   public Run newRun() throws IOException {
@@ -45,6 +54,13 @@ public final class IbdiagnetRunDirectory {
     }
     String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
     lastTaken = written;
-    return new Run(file, written, text);
+    Path log = directory.resolve(LOG_FILE);
+    try {
+      Instant logWritten = Files.getLastModifiedTime(log).toInstant();
+      String logText = new String(Files.readAllBytes(log), StandardCharsets.UTF_8);
+      return new Run(file, written, text, log, logWritten, logText);
+    } catch (NoSuchFileException e) {
+      return new Run(file, written, text, null, null, null);
+    }
   }
 }

@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabricpulse.avro.FabricFindings;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
+import io.fabricpulse.avro.FindingSeverity;
 import io.fabricpulse.avro.LinkChangeKind;
+import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.TopologySource;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.core.ParseResult;
+import io.fabricpulse.collectors.switchports.CommandSwitchCounterQuery;
+import io.fabricpulse.collectors.switchports.SwitchCounterSweep;
 import io.fabricpulse.collectors.testing.Samples;
 import io.fabricpulse.collectors.topology.CommandFabricSweep;
 import io.fabricpulse.collectors.topology.IbdiagnetRunDirectory;
@@ -173,5 +178,94 @@ class FabricTaskTest {
     assertEquals(ISL, tombstone.key());
     assertNull(tombstone.value());
     assertEquals(T0.plusSeconds(300).toEpochMilli(), tombstone.timestamp());
+  }
+
+  @Test
+  void eachSweepReadsTheSwitchPortsAndTheirCountersGoToTheSwitchCounterTopic() throws Exception {
+    Path capture = tmp.resolve("sweep.txt");
+    Files.writeString(capture, read(PORTS));
+    // a perfquery that prints leaf01's captured answers (-x or basic) and fails for other LIDs
+    Path perfquery = tmp.resolve("perfquery");
+    Files.writeString(
+        perfquery,
+        "#!/bin/sh\n"
+            + "if [ \"$1\" = -x ]; then shift; f="
+            + Samples.path("perfquery/ibsim-perfquery-x-leaf01-ports-1-2-7-8.txt")
+            + "; else f="
+            + Samples.path("perfquery/ibsim-perfquery-leaf01-ports-1-2-7-8.txt")
+            + "; fi\n"
+            + "[ \"$1\" = 1 ] || { echo \"ibwarn: no response from lid $1\" >&2; exit 1; }\n"
+            + "cat \"$f\"\n");
+    assertTrue(perfquery.toFile().setExecutable(true));
+    FabricTask task =
+        new FabricTask(
+            SM,
+            Duration.ofMinutes(5),
+            "ibnetdiscover",
+            new CommandFabricSweep("cat", List.of(capture.toString()), Duration.ofSeconds(10)),
+            null,
+            new SwitchCounterSweep(
+                new CommandSwitchCounterQuery(perfquery.toString(), Duration.ofSeconds(10))));
+    AvroSerializer<SpecificRecord> values = new AvroSerializer<>();
+    values.configure(Map.of("schema.registry.url", "mock://fabric-task-switches"), false);
+    MockProducer<String, SpecificRecord> producer =
+        new MockProducer<>(true, null, new StringSerializer(), values);
+    KafkaRecordOutput output = new KafkaRecordOutput(producer, FabricTopics.defaults(), 1000);
+
+    ParseResult<SpecificRecord> result = task.collect(T0);
+    output.publish(SM, result.records());
+    output.close();
+
+    List<NodeCounters> switches = of(result, NodeCounters.class);
+    assertEquals(1, switches.size(), "leaf01 answered; leaf02 and spine01 did not");
+    assertEquals("leaf01", switches.get(0).getNode());
+    assertEquals(4, switches.get(0).getPorts().size());
+    assertEquals(
+        2,
+        result.malformed().stream()
+            .filter(m -> m.reason().contains("no response from lid"))
+            .count(),
+        result.malformed().toString());
+    List<ProducerRecord<String, SpecificRecord>> counters =
+        producer.history().stream()
+            .filter(r -> r.topic().equals(FabricTopics.SWITCH_COUNTERS))
+            .toList();
+    assertEquals(1, counters.size());
+    assertEquals("c1/leaf01", counters.get(0).key());
+    assertEquals(T0.toEpochMilli(), counters.get(0).timestamp());
+  }
+
+  @Test
+  void aNewIbdiagnetRunsLogGivesOneFindingsRecordInTheRunsTime() throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("ibdiagnet2"));
+    Files.copy(Samples.path(IBDIAGNET), dir.resolve(IbdiagnetRunDirectory.TOPOLOGY_FILE));
+    Files.copy(
+        Samples.path("ibdiagnet/gary-minghuili-ibdiagnet2-ndr-quantum2-warnings.log"),
+        dir.resolve(IbdiagnetRunDirectory.LOG_FILE));
+    FabricTask task =
+        new FabricTask(
+            SM, Duration.ofMinutes(5), "ibnetdiscover", null, new IbdiagnetRunDirectory(dir));
+    AvroSerializer<SpecificRecord> values = new AvroSerializer<>();
+    values.configure(Map.of("schema.registry.url", "mock://fabric-task-findings"), false);
+    MockProducer<String, SpecificRecord> producer =
+        new MockProducer<>(true, null, new StringSerializer(), values);
+    KafkaRecordOutput output = new KafkaRecordOutput(producer, FabricTopics.defaults(), 1000);
+
+    ParseResult<SpecificRecord> run = task.collect(T0);
+    output.publish(SM, run.records());
+    output.close();
+
+    List<FabricFindings> findings = of(run, FabricFindings.class);
+    assertEquals(1, findings.size());
+    FabricFindings f = findings.get(0);
+    assertEquals("sm01", f.getObservedBy());
+    assertEquals(Instant.parse("2025-03-31T23:43:18Z"), f.getRunTime(), "the log's own timestamp");
+    assertEquals(17, f.getFindings().size());
+    assertTrue(f.getFindings().stream().allMatch(x -> x.getSeverity() == FindingSeverity.WARNING));
+    List<ProducerRecord<String, SpecificRecord>> sent =
+        producer.history().stream().filter(r -> r.topic().equals(FabricTopics.IBDIAGNET)).toList();
+    assertEquals(1, sent.size());
+    assertEquals("c1/sm01", sent.get(0).key());
+    assertEquals(Instant.parse("2025-03-31T23:43:18Z").toEpochMilli(), sent.get(0).timestamp());
   }
 }

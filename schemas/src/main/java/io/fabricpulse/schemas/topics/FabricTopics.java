@@ -3,6 +3,7 @@ package io.fabricpulse.schemas.topics;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.BridgeCounters;
 import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.FabricFindings;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.avro.GpuEcc;
@@ -36,7 +37,9 @@ public record FabricTopics(
     TopicSpec alertsActive,
     TopicSpec deadLetters,
     TopicSpec topology,
-    TopicSpec topologyChanges) {
+    TopicSpec topologyChanges,
+    TopicSpec switchCounters,
+    TopicSpec ibdiagnet) {
 
   public static final String PORT_COUNTERS = "fabric.raw.port-counters";
   public static final String PFC = "fabric.raw.pfc";
@@ -64,6 +67,15 @@ public record FabricTopics(
    */
   public static final String BRIDGE_COUNTERS = "fabric.bridge.counters";
 
+  /**
+   * The switches' port counters from the fabric role's perfquery sweeps: NodeCounters of source
+   * PERFQUERY, one per switch and sweep, key cluster/node (node: the switch, docs/switch-ports.md).
+   */
+  public static final String SWITCH_COUNTERS = "fabric.raw.switch-counters";
+
+  /** The findings of each ibdiagnet run the fabric role read (FabricFindings, key cluster/node). */
+  public static final String IBDIAGNET = "fabric.raw.ibdiagnet";
+
   private static final Duration RAW_RETENTION = Duration.ofDays(7);
   private static final Duration DERIVED_RETENTION = Duration.ofDays(3);
   private static final Duration ALERT_RETENTION = Duration.ofDays(90);
@@ -86,7 +98,9 @@ public record FabricTopics(
         new TopicSpec(p + ALERTS_ACTIVE, Alert.class, small, null, true),
         new TopicSpec(p + DEAD_LETTERS, DeadLetter.class, small, RAW_RETENTION, false),
         new TopicSpec(p + TOPOLOGY, FabricLink.class, small, null, true),
-        new TopicSpec(p + TOPOLOGY_CHANGES, FabricLinkChange.class, small, ALERT_RETENTION, false));
+        new TopicSpec(p + TOPOLOGY_CHANGES, FabricLinkChange.class, small, ALERT_RETENTION, false),
+        new TopicSpec(p + SWITCH_COUNTERS, NodeCounters.class, partitions, RAW_RETENTION, false),
+        new TopicSpec(p + IBDIAGNET, FabricFindings.class, small, ALERT_RETENTION, false));
   }
 
   /** The bridges' counters topic ({@link #BRIDGE_COUNTERS}): 3 partitions, 7 days. */
@@ -113,10 +127,12 @@ public record FabricTopics(
         alertsActive,
         deadLetters,
         topology,
-        topologyChanges);
+        topologyChanges,
+        switchCounters,
+        ibdiagnet);
   }
 
   public List<TopicSpec> raw() {
-    return List.of(portCounters, pfc, ecn, sm, gpu, xid, nccl);
+    return List.of(portCounters, pfc, ecn, sm, gpu, xid, nccl, switchCounters, ibdiagnet);
   }
 }

@@ -90,7 +90,9 @@ public final class GrafanaLinks implements FixedKeyProcessor<String, Alert, Aler
           SM_FAILOVER,
           SM_ABSENT,
           SM_HUNG,
-          SM_UNSTABLE ->
+          SM_UNSTABLE,
+          IBDIAGNET_FINDING,
+          LINK_BELOW_CAPABILITY ->
           "fabricpulse-link-health";
       case GPU_ECC_UNCORRECTABLE,
           GPU_ROW_REMAP_FAILURE,

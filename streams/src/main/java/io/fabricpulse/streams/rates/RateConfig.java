@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * Options of the rate stage.
  *
- * @param sources which raw topics to read (PERFQUERY has no raw topic yet)
+ * @param sources which raw topics to read (PERFQUERY: fabric.raw.switch-counters)
  * @param wrapPlausibleFraction a decrease of a wrapping 32-bit counter is a wrap only if the
  *     corrected delta is below this share of 2^32; otherwise it is a clear (see {@link
  *     CounterSemantics})
@@ -18,17 +18,14 @@ public record RateConfig(Set<RateSource> sources, double wrapPlausibleFraction) 
     if (sources == null || sources.isEmpty()) {
       throw new IllegalArgumentException("rates: at least one source is needed");
     }
-    if (sources.contains(RateSource.PERFQUERY)) {
-      throw new IllegalArgumentException("rates: source PERFQUERY has no raw topic yet");
-    }
     sources = Set.copyOf(sources);
     new CounterSemantics(wrapPlausibleFraction); // validates the fraction
   }
 
-  /** Port counters, PFC and ECN; wraps believed below half the 32-bit range. */
+  /** Port counters, PFC, ECN and switch ports; wraps believed below half the 32-bit range. */
   public static RateConfig defaults() {
     return new RateConfig(
-        EnumSet.of(RateSource.PORT, RateSource.PFC, RateSource.ECN),
+        EnumSet.of(RateSource.PORT, RateSource.PFC, RateSource.ECN, RateSource.PERFQUERY),
         CounterSemantics.DEFAULT_WRAP_PLAUSIBLE_FRACTION);
   }
 }

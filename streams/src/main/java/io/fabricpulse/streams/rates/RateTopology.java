@@ -37,7 +37,8 @@ import org.apache.kafka.streams.state.Stores;
  * <pre>
  * rates-source-port-counters ─┐
  * rates-source-pfc           ─┼─▶ rates-compute [rates-last-sample] ─┬─▶ rates-sink-rates
- * rates-source-ecn           ─┘                                      └─▶ rates-sink-dlq
+ * rates-source-ecn           ─┤                                      └─▶ rates-sink-dlq
+ * rates-source-switch-counters ┘
  * </pre>
  *
  * Sources read values as raw bytes and {@code rates-compute} decodes them, so a corrupt record
@@ -54,6 +55,7 @@ public final class RateTopology {
   public static final String SOURCE_PORT_COUNTERS = "rates-source-port-counters";
   public static final String SOURCE_PFC = "rates-source-pfc";
   public static final String SOURCE_ECN = "rates-source-ecn";
+  public static final String SOURCE_SWITCH_COUNTERS = "rates-source-switch-counters";
   public static final String PROCESSOR = "rates-compute";
   public static final String LAST_SAMPLE_STORE = "rates-last-sample";
   public static final String SINK_RATES = "rates-sink-rates";
@@ -85,6 +87,10 @@ public final class RateTopology {
     if (config.sources().contains(RateSource.ECN)) {
       addSource(topology, SOURCE_ECN, topics.ecn().name());
       sources.add(SOURCE_ECN);
+    }
+    if (config.sources().contains(RateSource.PERFQUERY)) {
+      addSource(topology, SOURCE_SWITCH_COUNTERS, topics.switchCounters().name());
+      sources.add(SOURCE_SWITCH_COUNTERS);
     }
     String[] parents = sources.toArray(String[]::new);
 
@@ -126,7 +132,8 @@ public final class RateTopology {
    * @throws IllegalArgumentException when the partition counts differ
    */
   static void requireCoPartitioned(FabricTopics topics) {
-    for (TopicSpec raw : List.of(topics.portCounters(), topics.pfc(), topics.ecn())) {
+    for (TopicSpec raw :
+        List.of(topics.portCounters(), topics.pfc(), topics.ecn(), topics.switchCounters())) {
       if (raw.partitions() != topics.rates().partitions()) {
         throw new IllegalArgumentException(
             topics.rates().name()
@@ -169,6 +176,13 @@ public final class RateTopology {
     }
     if (config.sources().contains(RateSource.ECN)) {
       decoders.put(topics.ecn().name(), decoder(serdes, EcnMarks.class));
+    }
+    if (config.sources().contains(RateSource.PERFQUERY)) {
+      // switch ports have no 0.1 per-port record: the topic carries NodeCounters PERFQUERY only
+      Deserializer<SpecificRecord> switches = serdes.oneOf(List.of(NodeCounters.class));
+      decoders.put(
+          topics.switchCounters().name(),
+          (topic, bytes) -> (NodeCounters) switches.deserialize(topic, bytes));
     }
     return decoders;
   }

@@ -33,7 +33,9 @@ public enum Detector {
   ECN_NOT_EFFECTIVE("ecn_not_effective", AlertKind.ECN_NOT_EFFECTIVE),
   LOSSLESS_DROP("lossless_drop", AlertKind.LOSSLESS_DROP),
   MTU_MISMATCH("mtu_mismatch", AlertKind.MTU_MISMATCH),
-  COLLECTOR_SILENT("collector_silent", AlertKind.COLLECTOR_SILENT);
+  COLLECTOR_SILENT("collector_silent", AlertKind.COLLECTOR_SILENT),
+  IBDIAGNET_FINDING("ibdiagnet_finding", AlertKind.IBDIAGNET_FINDING),
+  LINK_BELOW_CAPABILITY("link_below_capability", AlertKind.LINK_BELOW_CAPABILITY);
 
   private final String id;
   private final AlertKind defaultKind;

@@ -447,6 +447,24 @@ public final class ThresholdSchemas {
                   + " [NCCL-connect][DBX]")
           .build();
 
+  /**
+   * docs/switch-ports.md, ibdiagnet findings: the -W-/-E- lines of an ibdiagnet run's log, by what
+   * they are about [IBDIAG-links][IBDIAG-man].
+   */
+  public static final ThresholdSchema IBDIAGNET_FINDING =
+      ThresholdSchema.builder()
+          .choice(
+              "finding_kind",
+              "LINK_SPEED",
+              List.of("LINK_SPEED", "LINK_WIDTH", "PORT_COUNTER", "OTHER"),
+              "which lines of the run the rule takes (FabricFinding.kind)")
+          .choice(
+              "min_severity",
+              "WARNING",
+              List.of("WARNING", "ERROR"),
+              "WARNING takes -W- and -E- lines, ERROR only -E- lines")
+          .build();
+
   private ThresholdSchemas() {}
 
   public static ThresholdSchema forDetector(Detector detector) {
@@ -474,6 +492,7 @@ public final class ThresholdSchemas {
       case GDR_FALLBACK -> GDR_FALLBACK;
       case NET_FALLBACK_SOCKET -> NET_FALLBACK_SOCKET;
       case NCCL_ERROR -> NCCL_ERROR;
+      case IBDIAGNET_FINDING -> IBDIAGNET_FINDING;
       default -> ThresholdSchema.empty();
     };
   }

@@ -13,7 +13,9 @@ class RateConfigTest {
   @Test
   void defaultsReadPortPfcAndEcnAndBelieveWrapsBelowHalfTheRange() {
     RateConfig config = RateConfig.defaults();
-    assertEquals(Set.of(RateSource.PORT, RateSource.PFC, RateSource.ECN), config.sources());
+    assertEquals(
+        Set.of(RateSource.PORT, RateSource.PFC, RateSource.ECN, RateSource.PERFQUERY),
+        config.sources());
     assertEquals(0.5, config.wrapPlausibleFraction());
   }
 
@@ -22,9 +24,6 @@ class RateConfigTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> new RateConfig(EnumSet.noneOf(RateSource.class), 0.5));
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> new RateConfig(EnumSet.of(RateSource.PORT, RateSource.PERFQUERY), 0.5));
     assertThrows(
         IllegalArgumentException.class, () -> new RateConfig(EnumSet.of(RateSource.PORT), 0));
   }

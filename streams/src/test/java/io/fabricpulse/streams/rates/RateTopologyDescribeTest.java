@@ -31,9 +31,11 @@ class RateTopologyDescribeTest {
               --> rates-compute
             Source: rates-source-port-counters (topics: [fabric.raw.port-counters])
               --> rates-compute
+            Source: rates-source-switch-counters (topics: [fabric.raw.switch-counters])
+              --> rates-compute
             Processor: rates-compute (stores: [rates-last-sample])
               --> rates-sink-dlq, rates-sink-rates
-              <-- rates-source-port-counters, rates-source-pfc, rates-source-ecn
+              <-- rates-source-port-counters, rates-source-pfc, rates-source-ecn, rates-source-switch-counters
             Sink: rates-sink-dlq (topic: fabric.dlq)
               <-- rates-compute
             Sink: rates-sink-rates (topic: fabric.rates)
@@ -61,7 +63,9 @@ class RateTopologyDescribeTest {
             defaults.alertsActive(),
             defaults.deadLetters(),
             defaults.topology(),
-            defaults.topologyChanges());
+            defaults.topologyChanges(),
+            defaults.switchCounters(),
+            defaults.ibdiagnet());
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,

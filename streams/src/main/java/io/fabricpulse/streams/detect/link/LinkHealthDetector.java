@@ -20,7 +20,8 @@ import org.apache.kafka.streams.kstream.Named;
 
 /**
  * The link detectors (docs/thresholds.md F1-F8 and B1-B7): LINK_FLAP, LINK_DOWN, LINK_DEGRADED and
- * PHY_ERRORS per (node, device, port) over fabric.rates.
+ * PHY_ERRORS per (node, device, port) over fabric.rates, for host ports and switch ports alike (a
+ * switch port's rates are source PERFQUERY, node the switch, device its GUID).
  *
  * <p>fabric.rates is keyed by node ({@code cluster/node}, the raw key), so a port's rates and its
  * netdev's ethtool rates (which carry link_down_events_phy on RoCE) are in the node's partition,
@@ -111,16 +112,27 @@ public final class LinkHealthDetector {
     AlertSinks.addTo(alerts, "link", inputs.topics(), inputs.serdes().alert());
   }
 
-  /** Port samples, and ethtool samples of a netdev whose link_down_events_phy increased. */
+  /**
+   * Port samples (host ports, and switch ports from the fabric role's perfquery sweeps), and
+   * ethtool samples of a netdev whose link_down_events_phy increased.
+   */
   static boolean isLinkInput(CounterRates r) {
     if (r == null) {
       return false;
     }
-    if (r.getSource() == RateSource.PORT) {
+    if (isPortSample(r)) {
       return r.getDevice() != null;
     }
     return r.getSource() == RateSource.PFC
         && r.getNetdev() != null
         && new LinkSample(r).increase(LinkSample.LINK_DOWN_EVENTS_PHY) > 0;
+  }
+
+  /**
+   * A port's own sample: sysfs (PORT) or a switch port's perfquery counters (PERFQUERY), which
+   * carry the same counter names and link fields (docs/switch-ports.md).
+   */
+  static boolean isPortSample(CounterRates r) {
+    return r.getSource() == RateSource.PORT || r.getSource() == RateSource.PERFQUERY;
   }
 }

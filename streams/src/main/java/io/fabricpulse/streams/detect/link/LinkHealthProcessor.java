@@ -113,7 +113,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
         record,
         null,
         () -> {
-          if (rates.getSource() == RateSource.PORT) {
+          if (LinkHealthDetector.isPortSample(rates)) {
             onPortSample(new LinkSample(rates), lineage, record);
           } else if (rates.getSource() == RateSource.PFC) {
             onNetdevSample(new LinkSample(rates), lineage, record);
