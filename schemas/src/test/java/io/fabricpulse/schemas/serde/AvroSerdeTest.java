@@ -372,6 +372,29 @@ class AvroSerdeTest {
   }
 
   @Test
+  void aRecordOfAnotherNameIsRefusedEvenWhenItsFieldsFit() throws IOException {
+    // the same fields under another record name: Avro resolution alone would accept it
+    ObjectNode json = (ObjectNode) JSON.readTree(PortCounters.getClassSchema().toString());
+    json.put("name", "SomethingElse");
+    Schema other = new Schema.Parser().parse(json.toString());
+    int id = registry.register("fabric.raw.port-counters-io.fabricpulse.avro.SomethingElse", other);
+    PortCounters record = SampleRecords.portCounters();
+    byte[] bytes =
+        serdeFor(record, Map.of()).serializer().serialize(FabricTopics.PORT_COUNTERS, record);
+    ByteBuffer.wrap(bytes).putInt(1, id);
+
+    Serde<PortCounters> serde = serdeFor(record, Map.of());
+    SerializationException e =
+        assertThrows(
+            SerializationException.class,
+            () -> serde.deserializer().deserialize(FabricTopics.PORT_COUNTERS, bytes));
+    assertTrue(
+        e.getMessage()
+            .contains("io.fabricpulse.avro.SomethingElse, not io.fabricpulse.avro.PortCounters"),
+        e.getMessage());
+  }
+
+  @Test
   void corruptInputNamesTheTopic() {
     PortCounters record = SampleRecords.portCounters();
     Serde<PortCounters> serde = serdeFor(record, Map.of());
