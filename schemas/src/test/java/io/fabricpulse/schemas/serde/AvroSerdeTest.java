@@ -395,6 +395,27 @@ class AvroSerdeTest {
   }
 
   @Test
+  void serdeSettingsAreTheRegistryKeysOfAClientConfig() {
+    Map<String, Object> client =
+        Map.of(
+            "bootstrap.servers", "kafka:9092",
+            "sasl.jaas.config", "...",
+            "schema.registry.url", "http://registry:8081",
+            "basic.auth.user.info", "fp:secret",
+            "auto.register.schemas", "false",
+            "use.latest.version", "true",
+            "value.subject.name.strategy", "topic");
+    assertEquals(
+        java.util.Set.of(
+            "schema.registry.url",
+            "basic.auth.user.info",
+            "auto.register.schemas",
+            "use.latest.version",
+            "value.subject.name.strategy"),
+        AvroSerdeConfig.serdeSettings(client).keySet());
+  }
+
+  @Test
   void corruptInputNamesTheTopic() {
     PortCounters record = SampleRecords.portCounters();
     Serde<PortCounters> serde = serdeFor(record, Map.of());

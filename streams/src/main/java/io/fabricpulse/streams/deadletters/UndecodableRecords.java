@@ -1,6 +1,7 @@
 package io.fabricpulse.streams.deadletters;
 
 import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.schemas.registry.SchemaRegistryException;
 import io.fabricpulse.schemas.serde.AvroSerde;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import java.nio.ByteBuffer;
@@ -25,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * that refused it, the exception and the raw key and value, and the stream thread goes on with the
  * next record. Without it Kafka's log-and-fail default ends the thread, and since the bad record is
  * never committed past, every restart fails on it again.
+ *
+ * <p>A failure that is not the record's fault (the schema registry unreachable, failing, or
+ * refusing the credentials) is not dead-lettered: the task fails and Kafka Streams retries from the
+ * last commit, so an outage does not turn good records into dead letters.
  *
  * <p>The dead letter is handed back to Kafka Streams (KIP-1034), which sends it with the task's
  * producer, so under exactly-once it is committed in the same transaction as the input's offset:
@@ -101,6 +106,18 @@ public final class UndecodableRecords implements DeserializationExceptionHandler
   @Override
   public Response handleError(
       ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
+    if (notTheRecordsFault(exception)) {
+      // the registry is down or refuses our credentials: every record would fail the same way;
+      // failing the task retries from the last commit instead of dead-lettering good records
+      LOG.warn(
+          "cannot decode {}-{}@{}: schema registry unavailable or refusing access, not"
+              + " dead-lettering: {}",
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          exception.getMessage());
+      return Response.fail();
+    }
     DeadLetter letter = letterFor(context, record, exception);
     long count = ++handled;
     if (count <= LOGGED_IN_FULL || count % LOG_EVERY == 0) {
@@ -118,6 +135,21 @@ public final class UndecodableRecords implements DeserializationExceptionHandler
         List.of(
             new ProducerRecord<>(
                 topic, null, letter.getTime().toEpochMilli(), record.key(), value)));
+  }
+
+  /**
+   * True when decoding failed because of the schema registry, not the bytes: no HTTP answer, a 5xx
+   * (or 500xx error code), or an authentication / authorization refusal (401, 403, 401xx, 403xx).
+   */
+  static boolean notTheRecordsFault(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SchemaRegistryException registry) {
+        int code = registry.errorCode();
+        int http = code >= 10000 ? code / 100 : code;
+        return code == -1 || http == 401 || http == 403 || (http >= 500 && http < 600);
+      }
+    }
+    return false;
   }
 
   /** The dead letter of {@code record}: its coordinates, the reason and its bytes as received. */
