@@ -13,6 +13,13 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.data.TimeConversions;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -168,6 +175,45 @@ class SchemaContractsTest {
                         "{\"name\":\"possible_width\"",
                         "{\"name\":\"cable\",\"type\":\"string\"},{\"name\":\"possible_width\""));
     assertEquals(1, backwardViolations(withExtraRequired, current).size());
+  }
+
+  @Test
+  void anAlertKindOfALaterReleaseReadsAsUnknown() throws IOException {
+    // a later release adds a kind: this release must not read it as another kind (0.1.0's enum
+    // default was PAUSE_STORM, so 0.1.0 consumers page a pause storm for it)
+    Schema current = load(CURRENT).get("io.fabricpulse.avro.Alert");
+    Schema later =
+        new Schema.Parser()
+            .parse(current.toString().replace("\"UNKNOWN\"]", "\"UNKNOWN\",\"RAIL_IMBALANCE\"]"));
+    assertEquals(List.of(), backwardViolations(current, later));
+    GenericRecord alert = new GenericData.Record(later);
+    for (Schema.Field f : later.getFields()) {
+      if (f.hasDefaultValue()) {
+        alert.put(f.name(), GenericData.get().getDefaultValue(f));
+      }
+    }
+    io.fabricpulse.avro.Alert sample = SampleRecords.alert();
+    for (Schema.Field f : sample.getSchema().getFields()) {
+      Object value = sample.get(f.pos());
+      alert.put(
+          f.name(),
+          value instanceof Enum<?> e
+              ? new GenericData.EnumSymbol(later.getField(f.name()).schema(), e.name())
+              : value);
+    }
+    alert.put(
+        "kind", new GenericData.EnumSymbol(later.getField("kind").schema(), "RAIL_IMBALANCE"));
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    org.apache.avro.io.BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+    GenericData withTimes = new GenericData();
+    withTimes.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+    new GenericDatumWriter<GenericRecord>(later, withTimes).write(alert, encoder);
+    encoder.flush();
+    io.fabricpulse.avro.Alert read =
+        new SpecificDatumReader<io.fabricpulse.avro.Alert>(later, current)
+            .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+    assertEquals(io.fabricpulse.avro.AlertKind.UNKNOWN, read.getKind());
+    assertEquals(sample.getAlertId(), read.getAlertId());
   }
 
   @Test

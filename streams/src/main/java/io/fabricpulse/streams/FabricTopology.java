@@ -1,9 +1,11 @@
 package io.fabricpulse.streams;
 
 import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.deadletters.UndecodableRecords;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.capability.LinkCapabilityDetector;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
@@ -19,6 +21,7 @@ import io.fabricpulse.streams.rates.RateTopology;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -59,14 +62,38 @@ public final class FabricTopology {
       RuleSet rules,
       RateConfig rates,
       Properties streamsConfig) {
+    return build(
+        topics,
+        Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl),
+        rules,
+        rates,
+        streamsConfig);
+  }
+
+  /**
+   * Builds the pipeline and installs its dead-letter handling into {@code streamsConfig} (the
+   * config the application must then run with): a record a source cannot decode goes to fabric.dlq
+   * ({@link UndecodableRecords}).
+   *
+   * @param registryConfig the schema-registry settings of every Avro serde, with Confluent's keys
+   *     ({@code schema.registry.url}, {@code basic.auth.user.info}, {@code auto.register.schemas},
+   *     {@code use.latest.version}, ...)
+   * @param streamsConfig the application's settings (naming enforcement and optimizations apply)
+   */
+  public static Topology build(
+      FabricTopics topics,
+      Map<String, ?> registryConfig,
+      RuleSet rules,
+      RateConfig rates,
+      Properties streamsConfig) {
+    UndecodableRecords.install(streamsConfig, topics.deadLetters().name(), registryConfig);
     StreamsBuilder builder = new StreamsBuilder();
-    DetectorInputs inputs =
-        new DetectorInputs(builder, topics, DetectorSerdes.forRegistry(registryUrl));
+    DetectorInputs inputs = new DetectorInputs(builder, topics, new DetectorSerdes(registryConfig));
     for (DetectorModule module : MODULES) {
       module.addTo(inputs, rules);
     }
     Topology topology = builder.build(streamsConfig);
-    return RateTopology.addTo(topology, topics, ValueSerdes.registry(registryUrl), rates);
+    return RateTopology.addTo(topology, topics, ValueSerdes.registry(registryConfig), rates);
   }
 
   /** The alert kinds the running detectors can raise (the demo checks only these). */

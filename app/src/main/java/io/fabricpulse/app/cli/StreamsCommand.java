@@ -140,7 +140,6 @@ public final class StreamsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Properties client = kafka.clientProperties(System.getenv());
-    String registry = client.getProperty(AvroSerdeConfig.SCHEMA_REGISTRY_URL);
     FabricTopics topics = FabricTopics.defaults("", partitions);
     if (rulesDir != null) {
       RulesDirectory.require(rulesDir);
@@ -183,7 +182,7 @@ public final class StreamsCommand implements Callable<Integer> {
     settings.put(StreamsSettings.RATES_PARTITIONS, Integer.toString(ratesPartitions));
     client.forEach(
         (k, v) -> {
-          if (!k.toString().startsWith("schema.registry.") && !settings.containsKey(k)) {
+          if (!AvroSerdeConfig.isSerdeSetting(k.toString()) && !settings.containsKey(k)) {
             settings.put(k, v);
           }
         });
@@ -196,7 +195,12 @@ public final class StreamsCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     try (StreamsRunner runner =
         new StreamsRunner(
-            FabricTopology.build(topics, registry, rules, RateConfig.defaults(), settings),
+            FabricTopology.build(
+                topics,
+                AvroSerdeConfig.serdeSettings(client),
+                rules,
+                RateConfig.defaults(),
+                settings),
             settings)) {
       runner.start(Duration.ofMinutes(2));
       if (statusPort != null) {

@@ -83,8 +83,23 @@ public class AvroDeserializer<T extends SpecificRecord> implements Deserializer<
     return ByteBuffer.wrap(data, 1, 4).getInt();
   }
 
+  /**
+   * The reader of records written with schema {@code id}. Avro's resolution alone would map any
+   * record whose fields happen to fit onto the reader class (e.g. a {@code GpuXid} written to the
+   * GPU sample topic), so a writer of another record name (and no alias of the reader) is refused.
+   */
   private SpecificDatumReader<T> readerFor(int id) {
     Schema writer = registry.getById(id);
+    if (!writer.getFullName().equals(readerSchema.getFullName())
+        && !readerSchema.getAliases().contains(writer.getFullName())) {
+      throw new SerializationException(
+          "schema id "
+              + id
+              + " is "
+              + writer.getFullName()
+              + ", not "
+              + readerSchema.getFullName());
+    }
     return new SpecificDatumReader<>(writer, readerSchema);
   }
 }

@@ -54,6 +54,35 @@ public record AvroSerdeConfig(
         SubjectNaming.from(configs));
   }
 
+  /**
+   * Whether {@code key} is a setting of this serde rather than of a Kafka client: {@code
+   * schema.registry.*}, {@code basic.auth.*}, {@code auto.register.schemas}, {@code
+   * use.latest.version}, {@code specific.avro.reader} and the subject name strategies.
+   */
+  public static boolean isSerdeSetting(String key) {
+    return key.startsWith("schema.registry.")
+        || key.startsWith("basic.auth.")
+        || key.equals(AUTO_REGISTER_SCHEMAS)
+        || key.equals(USE_LATEST_VERSION)
+        || key.equals(SPECIFIC_AVRO_READER)
+        || key.equals(VALUE_SUBJECT_NAME_STRATEGY)
+        || key.equals(KEY_SUBJECT_NAME_STRATEGY);
+  }
+
+  /**
+   * The serde settings ({@link #isSerdeSetting}) among {@code settings}, e.g. client properties.
+   */
+  public static Map<String, Object> serdeSettings(Map<?, ?> settings) {
+    Map<String, Object> out = new java.util.TreeMap<>();
+    settings.forEach(
+        (key, value) -> {
+          if (isSerdeSetting(key.toString())) {
+            out.put(key.toString(), value);
+          }
+        });
+    return out;
+  }
+
   /** The registry behind {@code schema.registry.url}: in-process for mock://, REST otherwise. */
   public SchemaRegistryClient client() {
     if (registryUrl.startsWith(MOCK_SCHEME)) {

@@ -372,6 +372,50 @@ class AvroSerdeTest {
   }
 
   @Test
+  void aRecordOfAnotherNameIsRefusedEvenWhenItsFieldsFit() throws IOException {
+    // the same fields under another record name: Avro resolution alone would accept it
+    ObjectNode json = (ObjectNode) JSON.readTree(PortCounters.getClassSchema().toString());
+    json.put("name", "SomethingElse");
+    Schema other = new Schema.Parser().parse(json.toString());
+    int id = registry.register("fabric.raw.port-counters-io.fabricpulse.avro.SomethingElse", other);
+    PortCounters record = SampleRecords.portCounters();
+    byte[] bytes =
+        serdeFor(record, Map.of()).serializer().serialize(FabricTopics.PORT_COUNTERS, record);
+    ByteBuffer.wrap(bytes).putInt(1, id);
+
+    Serde<PortCounters> serde = serdeFor(record, Map.of());
+    SerializationException e =
+        assertThrows(
+            SerializationException.class,
+            () -> serde.deserializer().deserialize(FabricTopics.PORT_COUNTERS, bytes));
+    assertTrue(
+        e.getMessage()
+            .contains("io.fabricpulse.avro.SomethingElse, not io.fabricpulse.avro.PortCounters"),
+        e.getMessage());
+  }
+
+  @Test
+  void serdeSettingsAreTheRegistryKeysOfAClientConfig() {
+    Map<String, Object> client =
+        Map.of(
+            "bootstrap.servers", "kafka:9092",
+            "sasl.jaas.config", "...",
+            "schema.registry.url", "http://registry:8081",
+            "basic.auth.user.info", "fp:secret",
+            "auto.register.schemas", "false",
+            "use.latest.version", "true",
+            "value.subject.name.strategy", "topic");
+    assertEquals(
+        java.util.Set.of(
+            "schema.registry.url",
+            "basic.auth.user.info",
+            "auto.register.schemas",
+            "use.latest.version",
+            "value.subject.name.strategy"),
+        AvroSerdeConfig.serdeSettings(client).keySet());
+  }
+
+  @Test
   void corruptInputNamesTheTopic() {
     PortCounters record = SampleRecords.portCounters();
     Serde<PortCounters> serde = serdeFor(record, Map.of());

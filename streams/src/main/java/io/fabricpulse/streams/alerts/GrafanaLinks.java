@@ -103,7 +103,7 @@ public final class GrafanaLinks implements FixedKeyProcessor<String, Alert, Aler
           GPU_HOT ->
           "fabricpulse-gpu";
       case GDR_FALLBACK, NET_FALLBACK_SOCKET, NCCL_ERROR -> "fabricpulse-nccl";
-      case COLLECTOR_SILENT -> "fabricpulse-overview";
+      case COLLECTOR_SILENT, UNKNOWN -> "fabricpulse-overview";
     };
   }
 
