@@ -9,9 +9,13 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.FabricFinding;
+import io.fabricpulse.avro.FabricFindings;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.avro.FabricNodeType;
+import io.fabricpulse.avro.FindingKind;
+import io.fabricpulse.avro.FindingSeverity;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.LinkChangeKind;
@@ -68,7 +72,38 @@ public final class SampleRecords {
         nodeCounters(),
         nodeRates(),
         fabricLink(),
-        fabricLinkChange());
+        fabricLinkChange(),
+        fabricFindings());
+  }
+
+  /** One ibdiagnet run that found a link trained at 2x where both ends enable 4x. */
+  public static FabricFindings fabricFindings() {
+    return FabricFindings.newBuilder()
+        .setCluster("h100-a")
+        .setObservedBy("sm01")
+        .setRunTime(TIME)
+        .setSourceFile("/var/tmp/ibdiagnet2/ibdiagnet2.log")
+        .setFindings(
+            List.of(
+                FabricFinding.newBuilder()
+                    .setLine(412L)
+                    .setSeverity(FindingSeverity.WARNING)
+                    .setSection("Speed / Width checks")
+                    .setKind(FindingKind.LINK_WIDTH)
+                    .setSubject("S248a0703005ac8e0/N248a0703005ac8e0/P12")
+                    .setSubjectGuid("0x248a0703005ac8e0")
+                    .setSubjectPort("12")
+                    .setPeer("S0c42a10300a3b4c0/N0c42a10300a3b4c0/P33")
+                    .setPeerGuid("0x0c42a10300a3b4c0")
+                    .setPeerPort("33")
+                    .setActual("2x")
+                    .setExpected("4x")
+                    .setText(
+                        "Link: S248a0703005ac8e0/N248a0703005ac8e0/P12<-->"
+                            + "S0c42a10300a3b4c0/N0c42a10300a3b4c0/P33 - Unexpected width,"
+                            + " actual width 2x, expected 4x")
+                    .build()))
+        .build();
   }
 
   /** Contract 0.2: the sample port and one more of the same node in one cycle. */
