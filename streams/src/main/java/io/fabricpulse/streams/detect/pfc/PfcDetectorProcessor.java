@@ -130,7 +130,7 @@ final class PfcDetectorProcessor extends DetectorProcessor<CounterRates> {
 
   /** An alert of a rule goes out through the victim hold (a victim's FIRING may wait). */
   private void hold(Alert alert, long timestamp) {
-    hold.route(alert, timestamp).forEach(this::forward);
+    hold.route(alert, timestamp, pfcClock).forEach(this::forward);
   }
 
   private void forward(VictimHold.Handoff h) {
