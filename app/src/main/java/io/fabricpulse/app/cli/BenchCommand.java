@@ -1,6 +1,6 @@
 package io.fabricpulse.app.cli;
 
-import io.fabricpulse.app.demo.ThroughputRun;
+import io.fabricpulse.app.bench.EndToEndBench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -12,18 +12,22 @@ import picocli.CommandLine.Option;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Measure end-to-end throughput on a real in-process broker.",
+      "Measure the pipeline end to end on a real in-process broker.",
       "",
-      "A healthy simulated fleet publishes as fast as it can, through the rate stage",
-      "and every detector into QuestDB. Microbenchmarks (parsers, serde, rate stage)",
-      "are JMH: bench/run.sh."
+      "Preloads --simulated seconds of a simulated fleet's raw records, then, one",
+      "after the other on the same data: a plain consumer->producer pass-through",
+      "(baseline), the full streams application (every detector, exactly once),",
+      "the sink into QuestDB, alert latency with faults at 80% of the streams rate,",
+      "and offline detect over a file. The last line sums it up:",
+      "bench: streams=N/s baseline=N/s ratio=R alert_p99=MS sink=N/s detect=N/s",
+      "Microbenchmarks (parsers, serde, rate stage) are JMH: bench/run.sh."
     },
     footerHeading = "%nExamples:%n",
     footer = {"  fabricpulse bench", "  fabricpulse bench --nodes 128 --simulated 300s"},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
-      "0:everything published was drained through the pipeline",
-      "1:the pipeline did not catch up (what is behind is printed)",
+      "0:every phase completed (the figures are printed)",
+      "1:a phase made no progress for 2 minutes (named)",
       "2:usage error"
     })
 public final class BenchCommand implements Callable<Integer> {
@@ -40,6 +44,15 @@ public final class BenchCommand implements Callable<Integer> {
       converter = DurationConverter.class,
       description = "Simulated time to publish (default ${DEFAULT-VALUE}).")
   Duration simulated;
+
+  @Option(
+      names = "--latency",
+      defaultValue = "90s",
+      converter = DurationConverter.class,
+      description =
+          "Simulated time of the paced fleet with faults that alert latency is measured on"
+              + " (default ${DEFAULT-VALUE}, at least 70s).")
+  Duration latency;
 
   @Option(names = "--seed", defaultValue = "42", description = "Seed (default ${DEFAULT-VALUE}).")
   long seed;
@@ -59,8 +72,12 @@ public final class BenchCommand implements Callable<Integer> {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(), "--simulated must be more than 0");
     }
-    return new ThroughputRun(
-            new ThroughputRun.Settings(nodes, simulated, seed, dataDir), System.out)
+    if (latency.compareTo(Duration.ofSeconds(70)) < 0) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--latency must be at least 70s (the faults need 60s)");
+    }
+    return new EndToEndBench(
+            new EndToEndBench.Settings(nodes, simulated, latency, seed, dataDir), System.out)
         .run();
   }
 }

@@ -16,20 +16,20 @@ import org.apache.avro.specific.SpecificRecord;
  * tasks over the simulator's sources), publishing through the agent's Kafka output. One {@link
  * #collect(Instant)} is one simulated second of the whole fleet.
  */
-final class SimulatedFleet implements AutoCloseable {
+public final class SimulatedFleet implements AutoCloseable {
   private final SimulatedAgents agents;
   private final KafkaRecordOutput output;
   private long published;
   private long portSamples;
 
-  SimulatedFleet(FabricSimulator simulator, Properties producerConfig, FabricTopics topics) {
+  public SimulatedFleet(FabricSimulator simulator, Properties producerConfig, FabricTopics topics) {
     this.agents = new SimulatedAgents(simulator);
     this.output =
         new KafkaRecordOutput(RecordPublisher.createProducer(producerConfig), topics, 1_000_000);
   }
 
   /** Advances the simulated fabric to {@code time} and publishes every task that is due. */
-  void collect(Instant time) {
+  public void collect(Instant time) {
     for (SimulatedAgents.HostRecords host : agents.collect(time)) {
       output.publish(host.identity(), host.records());
       published += host.records().size();
@@ -42,12 +42,12 @@ final class SimulatedFleet implements AutoCloseable {
   }
 
   /** Raw records published (one per node cycle and source for the counter sources). */
-  long published() {
+  public long published() {
     return published;
   }
 
   /** IB/RoCE port samples inside the published NodeCounters of source PORT. */
-  long portSamples() {
+  public long portSamples() {
     return portSamples;
   }
 
@@ -63,7 +63,7 @@ final class SimulatedFleet implements AutoCloseable {
     return output.lost();
   }
 
-  void flush() {
+  public void flush() {
     output.flush();
   }
 

@@ -54,6 +54,8 @@ public final class EmbeddedPipeline implements AutoCloseable {
   private StreamsRunner streams;
   private InfluxSink sink;
   private Thread sinkThread;
+  private InfluxSinkConfig sinkConfig;
+  private int ratesPartitions;
 
   private EmbeddedPipeline(Options options) {
     this.options = options;
@@ -73,10 +75,33 @@ public final class EmbeddedPipeline implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts only the broker (with the topics), the store and the rules; {@link #startStreams} and
+   * {@link #startSink} start the rest when the caller is ready, e.g. after {@code bench} has
+   * preloaded the raw topics.
+   */
+  public static EmbeddedPipeline startBroker(Options options, Consumer<String> progress)
+      throws IOException, InterruptedException {
+    EmbeddedPipeline pipeline = new EmbeddedPipeline(options);
+    try {
+      pipeline.startBrokerAndStore(progress);
+      return pipeline;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      pipeline.close();
+      throw e;
+    }
+  }
+
   private void startParts(Consumer<String> progress) throws IOException, InterruptedException {
+    startBrokerAndStore(progress);
+    startStreams(progress);
+    startSink(progress);
+  }
+
+  private void startBrokerAndStore(Consumer<String> progress)
+      throws IOException, InterruptedException {
     long t0 = System.nanoTime();
     broker = EmbeddedKafkaBroker.start(options.dataDir(), Duration.ofSeconds(60));
-    int ratesPartitions;
     try (Admin admin = Admin.create(adminConfig())) {
       TopicBootstrap.ensure(admin, topics, (short) 1);
       ratesPartitions = TopicBootstrap.partitionsOf(admin, topics.rates().name());
@@ -90,7 +115,6 @@ public final class EmbeddedPipeline implements AutoCloseable {
     progress.accept("registry  " + options.registryUrl() + " (Confluent wire format)");
 
     long t1 = System.nanoTime();
-    InfluxSinkConfig sinkConfig;
     if (options.influx() == null) {
       questDb = EmbeddedQuestDb.start(options.dataDir().resolve("questdb"));
       sinkConfig = InfluxSinkConfig.of(questDb.url(), "fabricpulse", "fabricpulse", new char[0]);
@@ -105,6 +129,15 @@ public final class EmbeddedPipeline implements AutoCloseable {
           "store     InfluxDB " + t.url() + " org " + t.org() + " bucket " + t.bucket());
     }
 
+    try {
+      rules = BundledRules.load(options.rulesDir(), options.dataDir());
+    } catch (RuleValidationException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /** Starts the streams application (every detector, exactly once) and waits for RUNNING. */
+  public void startStreams(Consumer<String> progress) throws InterruptedException {
     long t2 = System.nanoTime();
     Properties settings =
         StreamsSettings.base(
@@ -115,11 +148,6 @@ public final class EmbeddedPipeline implements AutoCloseable {
     settings.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
     settings.put(StreamsSettings.RATES_PARTITIONS, Integer.toString(ratesPartitions));
     settings.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-    try {
-      rules = BundledRules.load(options.rulesDir(), options.dataDir());
-    } catch (RuleValidationException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
     streams =
         new StreamsRunner(
                 FabricTopology.build(
@@ -129,7 +157,10 @@ public final class EmbeddedPipeline implements AutoCloseable {
     progress.accept(
         String.format(
             "streams   %s RUNNING in %.1f s", FabricTopology.APPLICATION_ID, seconds(t2)));
+  }
 
+  /** Starts the time-series sink on its own thread, from the derived topics' beginning. */
+  public void startSink(Consumer<String> progress) {
     Map<String, Object> consumer = new HashMap<>();
     consumer.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
     consumer.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, options.registryUrl());

@@ -217,30 +217,33 @@ public final class NodeRecords {
     throw new IllegalArgumentException("not a rates record: " + rates.getSchema().getFullName());
   }
 
-  /** The per-port views of a NodeRates, each with its header. */
+  /**
+   * The per-port views of a NodeRates, each with its header. Built with the all-fields constructor
+   * (every field is given, from a record that was valid): this runs for every rates record every
+   * detector reads, and the builder's per-field validation was a visible share of that.
+   */
   public static List<CounterRates> views(NodeRates node) {
     List<CounterRates> views = new ArrayList<>(node.getPorts().size());
     for (PortRates p : node.getPorts()) {
       views.add(
-          CounterRates.newBuilder()
-              .setCluster(node.getCluster())
-              .setNode(node.getNode())
-              .setBootId(node.getBootId())
-              .setSeq(node.getSeq())
-              .setTime(node.getTime())
-              .setIntervalMs(p.getIntervalMs())
-              .setSource(node.getSource())
-              .setDevice(p.getDevice())
-              .setPort(p.getPort())
-              .setNetdev(p.getNetdev())
-              .setLinkLayer(p.getLinkLayer())
-              .setState(p.getState())
-              .setPhysState(p.getPhysState())
-              .setRateGbps(p.getRateGbps())
-              .setLinkWidth(p.getLinkWidth())
-              .setNetdevMtu(p.getNetdevMtu())
-              .setRates(p.getRates())
-              .build());
+          new CounterRates(
+              node.getCluster(),
+              node.getNode(),
+              node.getBootId(),
+              node.getSeq(),
+              node.getTime(),
+              p.getIntervalMs(),
+              node.getSource(),
+              p.getDevice(),
+              p.getPort(),
+              p.getNetdev(),
+              p.getLinkLayer(),
+              p.getState(),
+              p.getPhysState(),
+              p.getRateGbps(),
+              p.getLinkWidth(),
+              p.getNetdevMtu(),
+              p.getRates()));
     }
     return views;
   }

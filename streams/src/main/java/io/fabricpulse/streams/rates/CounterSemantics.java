@@ -75,12 +75,41 @@ public final class CounterSemantics {
    * @param current the reading of this sample
    */
   public CounterDelta derive(CounterId counter, CounterReading previous, CounterReading current) {
-    String unit = unitOf(counter);
+    return derive(profileOf(counter), previous, current);
+  }
+
+  /**
+   * What the rules below need to know of one counter identity, worked out once: the rate stage
+   * caches a profile per identity instead of classifying the name on every sample.
+   *
+   * @param meaning typed meaning from {@link #meaningOf}, or null
+   */
+  public record Profile(
+      CounterId id,
+      String unit,
+      long scale,
+      boolean saturates,
+      boolean wraps,
+      CounterMeaning meaning) {}
+
+  public static Profile profileOf(CounterId counter) {
+    return new Profile(
+        counter,
+        unitOf(counter),
+        scaleOf(counter.name()),
+        saturates(counter),
+        wraps(counter),
+        meaningOf(counter).orElse(null));
+  }
+
+  /** {@link #derive(CounterId, CounterReading, CounterReading)} with a cached profile. */
+  public CounterDelta derive(Profile counter, CounterReading previous, CounterReading current) {
+    String unit = counter.unit();
     Long value = current.value();
     if (value == null) {
       return new CounterDelta(null, null, unit, RateTag.unavailable);
     }
-    if (saturates(counter) && value == allOnes(counter.width())) {
+    if (counter.saturates() && value == allOnes(counter.id().width())) {
       return new CounterDelta(null, null, unit, RateTag.saturated);
     }
     if (previous == null || previous.value() == null) {
@@ -88,19 +117,19 @@ public final class CounterSemantics {
     }
     long intervalMs = current.timeMs() - previous.timeMs();
     if (!current.bootId().equals(previous.bootId())) {
-      return scaled(counter, value, intervalMs, unit, RateTag.reboot);
+      return scaled(counter, value, intervalMs, RateTag.reboot);
     }
     long prev = previous.value();
     if (Long.compareUnsigned(value, prev) >= 0) {
-      return scaled(counter, value - prev, intervalMs, unit, RateTag.normal);
+      return scaled(counter, value - prev, intervalMs, RateTag.normal);
     }
-    if (wraps(counter)) {
+    if (counter.wraps()) {
       long corrected = value + TWO_POW_32 - prev;
       if (corrected > 0 && corrected < wrapPlausibleFraction * TWO_POW_32) {
-        return scaled(counter, corrected, intervalMs, unit, RateTag.wrap);
+        return scaled(counter, corrected, intervalMs, RateTag.wrap);
       }
     }
-    return scaled(counter, value, intervalMs, unit, RateTag.clear);
+    return scaled(counter, value, intervalMs, RateTag.clear);
   }
 
   /** mlx5 q counters: 32-bit, read with be32_to_cpu, so they wrap [K-mlx5cnt]. */
@@ -177,15 +206,14 @@ public final class CounterSemantics {
     return width >= 64 ? -1L : (1L << width) - 1;
   }
 
-  private static CounterDelta scaled(
-      CounterId counter, long rawDelta, long intervalMs, String unit, RateTag tag) {
+  private static CounterDelta scaled(Profile counter, long rawDelta, long intervalMs, RateTag tag) {
     if (rawDelta < 0) {
       // An unsigned delta of 2^63 or more in one interval is not a counter moving; refuse loudly.
       throw new ArithmeticException(
-          counter.name() + ": delta " + Long.toUnsignedString(rawDelta) + " exceeds 2^63-1");
+          counter.id().name() + ": delta " + Long.toUnsignedString(rawDelta) + " exceeds 2^63-1");
     }
-    long delta = Math.multiplyExact(rawDelta, scaleOf(counter.name()));
+    long delta = Math.multiplyExact(rawDelta, counter.scale());
     Double perSecond = intervalMs > 0 ? delta * 1000.0 / intervalMs : null;
-    return new CounterDelta(delta, perSecond, unit, tag);
+    return new CounterDelta(delta, perSecond, counter.unit(), tag);
   }
 }

@@ -2,18 +2,20 @@ package io.fabricpulse.streams.rates;
 
 import io.fabricpulse.avro.Counter;
 import io.fabricpulse.avro.CounterRate;
-import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.NodeRates;
-import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.avro.PortRates;
+import io.fabricpulse.avro.PortSample;
+import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.schemas.counters.CounterMeaning;
-import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.registry.SchemaRegistryException;
 import io.fabricpulse.streams.LineageHeaders;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +48,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every rates record carries {@link LineageHeaders} naming the raw record it came from.
  *
+ * <p>State is one {@link NodeLastSamples} per node and source (store key {@code
+ * SOURCE|cluster/node}): one read and one write per node record, whatever its number of ports. A
+ * port missing from a cycle keeps its last sample and is rated against it when it returns.
+ *
  * <p>Ordering is by event time (the record timestamp), never wall-clock time. A sample whose time
  * is not after the subject's last accepted sample is dropped: counted as a duplicate when boot id,
  * seq and time are the same as the last sample's (a producer retry or a re-read), otherwise as out
@@ -64,19 +70,23 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
   private final CounterSemantics semantics;
 
   private ProcessorContext<String, SpecificRecord> context;
-  private KeyValueStore<String, LastSample> store;
+  private KeyValueStore<String, NodeLastSamples> store;
+  private final Map<CounterId, CounterSemantics.Profile> profiles = new HashMap<>();
   private final List<Sensor> sensors = new ArrayList<>();
   private Sensor duplicates;
   private Sensor outOfOrder;
   private Sensor deadLetters;
 
+  /** Beyond this many distinct counter identities, profiles are computed but not cached. */
+  private static final int MAX_PROFILES = 4096;
+
   /**
-   * Decodes the value bytes of one raw topic into its per-port views (one for a 0.1 record, one per
-   * port for a 0.2 NodeCounters); null when the bytes decode to null.
+   * Decodes the value bytes of one raw topic into a node record: a 0.2 NodeCounters as it is, a 0.1
+   * per-port record as a NodeCounters of its one port; null when the bytes decode to null.
    */
   @FunctionalInterface
   interface SampleDecoder {
-    List<SpecificRecord> decode(String topic, byte[] value);
+    NodeCounters decode(String topic, byte[] value);
   }
 
   RateProcessor(
@@ -130,9 +140,9 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
       deadLetter(record, "no decoder for topic " + topic, null);
       return;
     }
-    List<SpecificRecord> views;
+    NodeCounters node;
     try {
-      views = decoder.decode(topic, record.value());
+      node = decoder.decode(topic, record.value());
     } catch (SerializationException e) {
       if (registryUnavailable(e)) {
         // Not this record's fault: fail the task so Streams retries from the last commit instead
@@ -142,58 +152,92 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
       deadLetter(record, "cannot deserialize", e);
       return;
     }
-    if (views == null) {
+    if (node == null) {
       deadLetter(record, "value decoded to null", null);
       return;
     }
-
-    long time = record.timestamp();
-    List<CounterRates> rated = new ArrayList<>(views.size());
-    for (SpecificRecord view : views) {
-      RateSample sample;
-      try {
-        sample = RateSample.of(view);
-      } catch (RateSample.InvalidSampleException e) {
-        deadLetter(record, "invalid sample: " + e.getMessage(), e);
-        continue;
-      }
-      CounterRates rates = rate(record, sample, time);
-      if (rates != null) {
-        rated.add(rates);
-      }
-    }
-    if (rated.isEmpty()) {
+    try {
+      RatePort.require(node.getCluster(), "cluster");
+      RatePort.require(node.getNode(), "node");
+    } catch (RatePort.InvalidSampleException e) {
+      deadLetter(record, "invalid sample: " + e.getMessage(), e);
       return;
     }
-    NodeRates node = NodeRecords.ofRates(rated);
-    context.forward(
-        new Record<String, SpecificRecord>(
-            ratesKey(record.key(), node), node, time, LineageHeaders.of(record.headers(), source)),
-        ratesSink);
+    NodeRates rates = rate(record, node, record.timestamp());
+    if (rates != null) {
+      context.forward(
+          new Record<String, SpecificRecord>(
+              ratesKey(record.key(), rates),
+              rates,
+              record.timestamp(),
+              LineageHeaders.of(record.headers(), source)),
+          ratesSink);
+    }
   }
 
   /**
-   * Rates one port's sample against its last accepted one and remembers it; null when the sample is
-   * dropped (duplicate or out of order) or cannot be rated (then dead-lettered, naming the port).
+   * Rates every port of one node record against the port's last accepted sample, with one store
+   * read and one write for the node; null when no port was rated. A port whose sample is not after
+   * its last one is dropped (counted); a port that cannot be rated is dead-lettered, naming it.
    */
-  private CounterRates rate(Record<String, byte[]> record, RateSample sample, long time) {
-    String storeKey = sample.storeKey();
-    LastSample last = store.get(storeKey);
-    if (last != null && time <= last.timeMs()) {
-      drop(record, sample, last);
+  private NodeRates rate(Record<String, byte[]> record, NodeCounters node, long time) {
+    String nodeKey = node.getSource().name() + "|" + node.getCluster() + "/" + node.getNode();
+    NodeLastSamples state = store.get(nodeKey);
+    Map<String, LastSample> next = state == null ? new HashMap<>() : new HashMap<>(state.ports());
+    List<PortRates> rated = new ArrayList<>(node.getPorts().size());
+    for (PortSample sample : node.getPorts()) {
+      RatePort port;
+      try {
+        port = RatePort.of(node.getSource(), sample);
+      } catch (RatePort.InvalidSampleException e) {
+        deadLetter(record, "invalid sample: " + e.getMessage(), e);
+        continue;
+      }
+      LastSample last = next.get(port.key());
+      if (last == null) {
+        last = takeLegacyState(node, port);
+      }
+      if (last != null && time <= last.timeMs()) {
+        drop(record, node, port, last);
+        continue;
+      }
+      try {
+        rated.add(rate(node, sample, port, last, time));
+        next.put(port.key(), remember(node, sample, time));
+      } catch (RuntimeException e) {
+        deadLetter(record, "cannot rate sample of " + subject(node, port), e);
+      }
+    }
+    if (rated.isEmpty()) {
       return null;
     }
-    CounterRates rates;
-    LastSample next;
-    try {
-      rates = rate(sample, last, time);
-      next = remember(sample, time);
-    } catch (RuntimeException e) {
-      deadLetter(record, "cannot rate sample of " + sample.subject(), e);
+    store.put(nodeKey, new NodeLastSamples(next));
+    return new NodeRates(
+        node.getCluster(),
+        node.getNode(),
+        node.getBootId(),
+        node.getSeq(),
+        Instant.ofEpochMilli(time),
+        node.getSource(),
+        rated);
+  }
+
+  /**
+   * The port's state as fabricpulse 0.2.0 and earlier kept it, under its own store key; deleted
+   * here, as the node's entry takes it over. Null when there is none.
+   */
+  private LastSample takeLegacyState(NodeCounters node, RatePort port) {
+    String legacyKey = node.getSource().name() + "|" + subject(node, port);
+    NodeLastSamples legacy = store.get(legacyKey);
+    if (legacy == null) {
       return null;
     }
-    store.put(storeKey, next);
-    return rates;
+    store.delete(legacyKey);
+    return legacy.ports().get(NodeLastSamples.LEGACY_PORT);
+  }
+
+  private static String subject(NodeCounters node, RatePort port) {
+    return node.getCluster() + "/" + node.getNode() + "/" + port.key();
   }
 
   /**
@@ -220,11 +264,12 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
     return false;
   }
 
-  private void drop(Record<String, byte[]> record, RateSample sample, LastSample last) {
+  private void drop(
+      Record<String, byte[]> record, NodeCounters node, RatePort port, LastSample last) {
     boolean duplicate =
         record.timestamp() == last.timeMs()
-            && sample.seq() == last.seq()
-            && sample.bootId().equals(last.bootId());
+            && node.getSeq() == last.seq()
+            && node.getBootId().equals(last.bootId());
     (duplicate ? duplicates : outOfOrder).record();
     if (log.isDebugEnabled()) {
       log.debug(
@@ -232,10 +277,10 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
               + " seq {}) at {}",
           name,
           duplicate ? "duplicate" : "out-of-order",
-          sample.subject(),
+          subject(node, port),
           Instant.ofEpochMilli(record.timestamp()),
-          sample.bootId(),
-          sample.seq(),
+          node.getBootId(),
+          node.getSeq(),
           Instant.ofEpochMilli(last.timeMs()),
           last.bootId(),
           last.seq(),
@@ -243,58 +288,76 @@ final class RateProcessor implements Processor<String, byte[], String, SpecificR
     }
   }
 
-  private CounterRates rate(RateSample sample, LastSample last, long time) {
-    List<CounterRate> rates = new ArrayList<>(sample.counters().size());
-    for (Counter counter : sample.counters()) {
-      CounterId id = new CounterId(counter.getName(), counter.getGroup(), counter.getWidth());
-      CounterReading previous = last == null ? null : last.reading(counter.getName());
-      CounterReading current = new CounterReading(counter.getValue(), time, sample.bootId());
-      CounterDelta delta = semantics.derive(id, previous, current);
-      CounterMeaning meaning = CounterSemantics.meaningOf(id).orElse(null);
+  private PortRates rate(
+      NodeCounters node, PortSample sample, RatePort port, LastSample last, long time) {
+    List<Counter> counters = sample.getCounters();
+    List<CounterRate> rates = new ArrayList<>(counters.size());
+    for (int i = 0; i < counters.size(); i++) {
+      Counter counter = counters.get(i);
+      CounterSemantics.Profile profile = profileOf(counter);
+      int at = last == null ? -1 : last.indexOf(counter.getName(), i);
+      CounterReading previous =
+          at < 0 ? null : new CounterReading(last.value(at), last.timeMs(), last.bootId());
+      CounterReading current = new CounterReading(counter.getValue(), time, node.getBootId());
+      CounterDelta delta = semantics.derive(profile, previous, current);
+      CounterMeaning meaning = profile.meaning();
       rates.add(
-          CounterRate.newBuilder()
-              .setName(counter.getName())
-              .setKind(meaning == null ? null : meaning.kind())
-              .setDirection(meaning == null ? null : meaning.direction())
-              .setPriority(meaning == null ? null : meaning.priority())
-              .setValue(counter.getValue())
-              .setDelta(delta.delta())
-              .setPerSecond(delta.perSecond())
-              .setUnit(delta.unit())
-              .setTag(delta.tag())
-              .build());
+          new CounterRate(
+              counter.getName(),
+              counter.getValue(),
+              delta.delta(),
+              delta.perSecond(),
+              delta.unit(),
+              delta.tag(),
+              meaning == null ? null : meaning.kind(),
+              meaning == null ? null : meaning.direction(),
+              meaning == null ? null : meaning.priority()));
     }
-    PortCounters link = sample.link();
-    return CounterRates.newBuilder()
-        .setCluster(sample.cluster())
-        .setNode(sample.node())
-        .setBootId(sample.bootId())
-        .setSeq(sample.seq())
-        .setTime(Instant.ofEpochMilli(time))
-        .setIntervalMs(last == null ? null : time - last.timeMs())
-        .setSource(sample.source())
-        .setDevice(sample.device())
-        .setPort(sample.port())
-        .setNetdev(sample.netdev())
-        .setLinkLayer(link == null ? null : link.getLinkLayer())
-        .setState(link == null ? null : link.getState())
-        .setPhysState(link == null ? null : link.getPhysState())
-        .setRateGbps(link == null ? null : link.getRateGbps())
-        .setLinkWidth(link == null ? null : link.getLinkWidth())
-        .setNetdevMtu(link == null ? null : link.getNetdevMtu())
-        .setRates(rates)
-        .build();
+    boolean carriesLink =
+        node.getSource() == RateSource.PORT || node.getSource() == RateSource.PERFQUERY;
+    return new PortRates(
+        last == null ? null : time - last.timeMs(),
+        port.device(),
+        port.port(),
+        port.netdev(),
+        carriesLink ? sample.getLinkLayer() : null,
+        carriesLink ? sample.getState() : null,
+        carriesLink ? sample.getPhysState() : null,
+        carriesLink ? sample.getRateGbps() : null,
+        carriesLink ? sample.getLinkWidth() : null,
+        carriesLink ? sample.getNetdevMtu() : null,
+        rates);
+  }
+
+  private CounterSemantics.Profile profileOf(Counter counter) {
+    CounterId id = new CounterId(counter.getName(), counter.getGroup(), counter.getWidth());
+    CounterSemantics.Profile profile = profiles.get(id);
+    if (profile == null) {
+      profile = CounterSemantics.profileOf(id);
+      if (profiles.size() < MAX_PROFILES) {
+        profiles.put(id, profile);
+      }
+    }
+    return profile;
   }
 
   /** Counters without a value are not remembered: when they return they start as first. */
-  private static LastSample remember(RateSample sample, long time) {
-    Map<String, Long> values = new HashMap<>();
-    for (Counter counter : sample.counters()) {
+  private static LastSample remember(NodeCounters node, PortSample sample, long time) {
+    List<Counter> counters = sample.getCounters();
+    String[] names = new String[counters.size()];
+    long[] values = new long[counters.size()];
+    int n = 0;
+    for (Counter counter : counters) {
       if (counter.getValue() != null) {
-        values.put(counter.getName(), counter.getValue());
+        names[n] = counter.getName();
+        values[n++] = counter.getValue();
       }
     }
-    return new LastSample(time, sample.bootId(), sample.seq(), values);
+    if (n < names.length) {
+      names = Arrays.copyOf(names, n);
+      values = Arrays.copyOf(values, n);
+    }
+    return new LastSample(time, node.getBootId(), node.getSeq(), names, values);
   }
 
   private void deadLetter(Record<String, byte[]> record, String reason, Exception e) {

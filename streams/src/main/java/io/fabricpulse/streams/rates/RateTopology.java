@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -140,8 +141,8 @@ public final class RateTopology {
     }
   }
 
-  /** The per-subject store of the last accepted sample, changelogged for fail-over. */
-  static StoreBuilder<KeyValueStore<String, LastSample>> lastSampleStore() {
+  /** The per-node store of the last accepted samples, changelogged for fail-over. */
+  static StoreBuilder<KeyValueStore<String, NodeLastSamples>> lastSampleStore() {
     return Stores.keyValueStoreBuilder(
         Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
         Serdes.String(),
@@ -175,12 +176,33 @@ public final class RateTopology {
   private static RateProcessor.SampleDecoder decoder(
       ValueSerdes serdes, Class<? extends SpecificRecord> legacy) {
     Deserializer<SpecificRecord> values = serdes.oneOf(List.of(NodeCounters.class, legacy));
-    return (topic, bytes) -> {
-      SpecificRecord value = values.deserialize(topic, bytes);
-      if (value == null) {
-        return null;
-      }
-      return value instanceof NodeCounters node ? NodeRecords.views(node) : List.of(value);
-    };
+    return (topic, bytes) -> asNode(values.deserialize(topic, bytes));
+  }
+
+  /** A 0.2 node record as it is; a 0.1 per-port record as the node record of its one port. */
+  static NodeCounters asNode(SpecificRecord value) {
+    if (value == null || value instanceof NodeCounters) {
+      return (NodeCounters) value;
+    }
+    if (value instanceof PortCounters p) {
+      return NodeRecords.ofPorts(
+          new NodeRecords.Cycle(
+              p.getCluster(), p.getNode(), p.getBootId(), p.getSeq(), p.getTime()),
+          RateSource.PORT,
+          List.of(p));
+    }
+    if (value instanceof PfcPauseFrames p) {
+      return NodeRecords.ofPfc(
+          new NodeRecords.Cycle(
+              p.getCluster(), p.getNode(), p.getBootId(), p.getSeq(), p.getTime()),
+          List.of(p));
+    }
+    if (value instanceof EcnMarks e) {
+      return NodeRecords.ofEcn(
+          new NodeRecords.Cycle(
+              e.getCluster(), e.getNode(), e.getBootId(), e.getSeq(), e.getTime()),
+          List.of(e));
+    }
+    throw new SerializationException("not a counter sample: " + value.getSchema().getFullName());
   }
 }

@@ -538,18 +538,39 @@ class RateTopologyTest {
   }
 
   @Test
-  void theStoreKeepsTheLastAcceptedSamplePerSubject() {
+  void theStoreKeepsTheLastAcceptedSampleOfEveryPortInOneEntryPerNodeAndSource() {
     send(port(BOOT_A, 7, at(0), pma("port_xmit_data", 64, 1000), pma("symbol_error", 16, 65_535)));
     pfcIn.pipeInput(NODE_KEY, pfc(BOOT_A, 3, at(0), ethtool("rx_prio3_pause", 5)), at(0));
 
-    KeyValueStore<String, LastSample> store =
+    KeyValueStore<String, NodeLastSamples> store =
         driver.getKeyValueStore(RateTopology.LAST_SAMPLE_STORE);
-    LastSample last = store.get("PORT|" + PORT_SUBJECT);
+    LastSample last = store.get("PORT|" + NODE_KEY).ports().get("mlx5_0/1");
     assertEquals(at(0).toEpochMilli(), last.timeMs());
     assertEquals(BOOT_A, last.bootId());
     assertEquals(7L, last.seq());
     assertEquals(java.util.Map.of("port_xmit_data", 1000L, "symbol_error", 65_535L), last.values());
-    assertEquals(5L, store.get("PFC|c1/gpu017/ens5f0np0").values().get("rx_prio3_pause"));
+    assertEquals(
+        5L, store.get("PFC|" + NODE_KEY).ports().get("ens5f0np0").values().get("rx_prio3_pause"));
+  }
+
+  @Test
+  void perPortStateOfTheLastReleaseIsTakenOverByTheNodesEntryAfterAnUpgrade() {
+    // fabricpulse 0.2.0 kept one entry per port, under the port's subject
+    KeyValueStore<String, NodeLastSamples> store =
+        driver.getKeyValueStore(RateTopology.LAST_SAMPLE_STORE);
+    LastSample old =
+        LastSample.of(at(0).toEpochMilli(), BOOT_A, 6, java.util.Map.of("port_xmit_data", 1_000L));
+    store.put("PORT|" + PORT_SUBJECT, LastSampleSerde.read(LastSampleSerde.writeVersion1(old)));
+
+    send(port(BOOT_A, 7, at(1), pma("port_xmit_data", 64, 1_100)));
+
+    CounterRate xmit = rate(ratesOut.readValue(), "port_xmit_data");
+    assertEquals(RateTag.normal, xmit.getTag());
+    assertEquals(400L, xmit.getDelta());
+    assertNull(store.get("PORT|" + PORT_SUBJECT), "the per-port entry is gone");
+    assertEquals(
+        1_100L,
+        store.get("PORT|" + NODE_KEY).ports().get("mlx5_0/1").values().get("port_xmit_data"));
   }
 
   @Test
