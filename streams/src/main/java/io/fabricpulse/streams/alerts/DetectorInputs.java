@@ -9,6 +9,7 @@ import io.fabricpulse.streams.order.RatesInNodeOrder;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -32,6 +33,7 @@ public final class DetectorInputs {
   private final Map<String, KStream<String, ?>> streams = new HashMap<>();
   private KStream<String, CounterRates> ratesPerPort;
   private KStream<String, CounterRates> ratesInNodeOrder;
+  private final Map<String, KStream<String, ?>> shared = new HashMap<>();
 
   public DetectorInputs(StreamsBuilder builder, FabricTopics topics, DetectorSerdes serdes) {
     this.builder = builder;
@@ -101,6 +103,23 @@ public final class DetectorInputs {
       ratesInNodeOrder = RatesInNodeOrder.addTo(this);
     }
     return ratesInNodeOrder;
+  }
+
+  /**
+   * Offers {@code stream} to the families added after this one under {@code name} (e.g. the link
+   * detector's alerts, which NCCL_ERROR attaches), within the topology: no round trip through an
+   * output topic.
+   */
+  public void share(String name, KStream<String, ?> stream) {
+    if (shared.putIfAbsent(name, stream) != null) {
+      throw new IllegalStateException("a stream is shared as " + name + " already");
+    }
+  }
+
+  /** The stream shared as {@code name}, or empty when no family of this topology shares it. */
+  @SuppressWarnings("unchecked")
+  public <V> Optional<KStream<String, V>> shared(String name) {
+    return Optional.ofNullable((KStream<String, V>) shared.get(name));
   }
 
   /** The stream of {@code topic}, created on first use with its Avro value serde. */

@@ -13,7 +13,7 @@ import java.util.List;
  * Synthetic fabric.rates records of source PFC, as the rate stage would emit them for one {@code
  * ethtool -S} sample of one netdev at 1 s sampling (counter names from [K-ethdoc]).
  */
-public final class PfcRates {
+public final class PfcRates implements RatesSample {
 
   public static final String CLUSTER = "c1";
   public static final long T0 = Instant.parse("2025-03-01T03:00:00Z").toEpochMilli();
@@ -38,10 +38,12 @@ public final class PfcRates {
     return new PfcRates(node, netdev, T0 + second * 1000L, second);
   }
 
+  @Override
   public long time() {
     return time;
   }
 
+  @Override
   public String key() {
     return CLUSTER + "/" + node + "/" + netdev;
   }
@@ -108,6 +110,7 @@ public final class PfcRates {
     return rate;
   }
 
+  @Override
   public CounterRates build() {
     return CounterRates.newBuilder()
         .setCluster(CLUSTER)

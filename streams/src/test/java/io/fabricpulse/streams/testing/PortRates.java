@@ -13,7 +13,7 @@ import java.util.List;
  * sample of one IB port (counter names from [K-sysfs]): link state, speed, width, and counters with
  * value, delta and tag.
  */
-public final class PortRates {
+public final class PortRates implements RatesSample {
 
   public static final String CLUSTER = "c1";
   public static final long T0 = Instant.parse("2025-03-01T03:00:00Z").toEpochMilli();
@@ -41,10 +41,12 @@ public final class PortRates {
     return new PortRates(node, device, T0 + second * 1000L);
   }
 
+  @Override
   public long time() {
     return time;
   }
 
+  @Override
   public String key() {
     return CLUSTER + "/" + node + "/" + device + "/1";
   }
@@ -101,6 +103,7 @@ public final class PortRates {
     return this;
   }
 
+  @Override
   public CounterRates build() {
     return CounterRates.newBuilder()
         .setCluster(CLUSTER)

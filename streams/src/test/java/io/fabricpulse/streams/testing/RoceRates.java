@@ -14,7 +14,7 @@ import java.util.List;
  * and PORT samples (sysfs, link_layer Ethernet, netdev MTU [K-sysfs]). Keys as the rate stage
  * builds them (RateSample), so the sources of one port land on different keys.
  */
-public final class RoceRates {
+public final class RoceRates implements RatesSample {
 
   public static final String CLUSTER = "c1";
   public static final long T0 = Instant.parse("2025-03-01T03:00:00Z").toEpochMilli();
@@ -65,10 +65,12 @@ public final class RoceRates {
     return "mlx5_0";
   }
 
+  @Override
   public long time() {
     return time;
   }
 
+  @Override
   public String key() {
     return switch (source) {
       case PORT -> CLUSTER + "/" + node + "/" + device + "/1";
@@ -148,6 +150,7 @@ public final class RoceRates {
     return this;
   }
 
+  @Override
   public CounterRates build() {
     return CounterRates.newBuilder()
         .setCluster(CLUSTER)

@@ -5,16 +5,15 @@ import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertSinks;
-import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
@@ -34,6 +33,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *      -> ecn-results-only -> ecn-results-cast
  * source-fabric-rates -> ecn-mtu-sampler -> repartition ecn-mtu-by-cluster
  *   -> ecn-mtu-detector [ecn-mtu-ports, ecn-mtu-tracker]
+ *      -> ecn-mtu-dead-letters-only -> ecn-mtu-dead-letters-cast -> ecn-mtu-sink-dlq (fabric.dlq)
+ *      -> ecn-mtu-results-only -> ecn-mtu-results-cast
  * both -> ecn-alerts-merge -> fabric.alerts, fabric.alerts.active
  * </pre>
  *
@@ -78,6 +79,12 @@ public final class LosslessHealthDetector {
   public static final String PORT_PROCESSOR = "ecn-port-detector";
   public static final String MTU_PROCESSOR = "ecn-mtu-detector";
 
+  /**
+   * The MTU census's own name for its failures (metric tag, dead letters' detector, {@code
+   * ecn-mtu-sink-dlq}): its processor is apart from the port detector's.
+   */
+  static final String MTU_FAMILY = "ecn-mtu";
+
   /** The ECN / lossless family as the pipeline registers it. */
   public static final DetectorModule MODULE =
       DetectorModule.of(
@@ -109,32 +116,38 @@ public final class LosslessHealthDetector {
     rules.enabledFor(Detector.LOSSLESS_DROP).forEach(r -> checks.add(new LosslessDropCheck(r)));
     var mtuRules = rules.enabledFor(Detector.MTU_MISMATCH);
 
-    KStream<String, CounterRates> rates = inputs.rates();
-    DetectorFailures failures = DetectorFailures.of(inputs, "ecn", PORT_PROCESSOR);
-    KStream<String, SpecificRecord> portOut =
+    KStream<String, CounterRates> roce =
         inputs
             .ratesInNodeOrder()
             .filter((key, r) -> r != null && RoceSample.isRoce(r), Named.as("ecn-roce-only"))
             .mapValues(
                 LosslessHealthDetector::keepCongestionCounters,
                 Named.as("ecn-keep-congestion-counters"))
-            .filter((key, r) -> !r.getRates().isEmpty(), Named.as("ecn-with-counters"))
-            .process(
-                () -> new LosslessHealthProcessor(checks, failures),
-                Named.as(PORT_PROCESSOR),
-                TRACKER_STORE,
-                WINDOW_STORE,
-                NODE_CLOCK_STORE);
-    KStream<String, Alert> portAlerts = failures.routeDeadLetters(portOut, Alert.class);
-    KStream<String, Alert> mtuAlerts =
-        rates
+            .filter((key, r) -> !r.getRates().isEmpty(), Named.as("ecn-with-counters"));
+    KStream<String, Alert> portAlerts =
+        DetectorProcessor.alertsOf(
+            inputs,
+            "ecn",
+            PORT_PROCESSOR,
+            roce,
+            failures -> new LosslessHealthProcessor(checks, failures),
+            TRACKER_STORE,
+            WINDOW_STORE,
+            NODE_CLOCK_STORE);
+    KStream<String, CounterRates> mtuSamples =
+        inputs
+            .rates()
             .process(MtuSampler::new, Named.as("ecn-mtu-sampler"))
-            .repartition(Repartitioned.with(Serdes.String(), ratesSerde).withName(MTU_BY_CLUSTER))
-            .process(
-                () -> new MtuMismatchProcessor(mtuRules),
-                Named.as(MTU_PROCESSOR),
-                MTU_PORTS_STORE,
-                MTU_TRACKER_STORE);
+            .repartition(Repartitioned.with(Serdes.String(), ratesSerde).withName(MTU_BY_CLUSTER));
+    KStream<String, Alert> mtuAlerts =
+        DetectorProcessor.alertsOf(
+            inputs,
+            MTU_FAMILY,
+            MTU_PROCESSOR,
+            mtuSamples,
+            failures -> new MtuMismatchProcessor(mtuRules, failures),
+            MTU_PORTS_STORE,
+            MTU_TRACKER_STORE);
     AlertSinks.addTo(
         portAlerts.merge(mtuAlerts, Named.as("ecn-alerts-merge")),
         "ecn",

@@ -1,14 +1,14 @@
 package io.fabricpulse.streams.detect.ecn;
 
-import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Rule;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,9 +21,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -44,7 +41,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Netdevs not reported for {@link #STALE_AFTER} of stream time leave the census, and their alert
  * resolves: a node that is gone has no MTU to fix (COLLECTOR_SILENT covers a dead node).
  */
-final class MtuMismatchProcessor implements Processor<String, CounterRates, String, Alert> {
+final class MtuMismatchProcessor extends DetectorProcessor<CounterRates> {
 
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(10);
   static final Duration STALE_AFTER = Duration.ofMinutes(10);
@@ -61,29 +58,29 @@ final class MtuMismatchProcessor implements Processor<String, CounterRates, Stri
   /** Per rule|cluster: the fabric MTU the netdevs were last judged against. */
   private final Map<String, Integer> judgedAgainst = new HashMap<>();
 
-  private ProcessorContext<String, Alert> context;
   private KeyValueStore<String, PortMtu> ports;
 
-  MtuMismatchProcessor(List<Rule> rules) {
+  MtuMismatchProcessor(List<Rule> rules, DetectorFailures failures) {
+    super(failures);
     this.rules = List.copyOf(rules);
   }
 
   @Override
-  public void init(ProcessorContext<String, Alert> context) {
-    this.context = context;
-    this.ports = context.getStateStore(LosslessHealthDetector.MTU_PORTS_STORE);
-    KeyValueStore<String, TrackerState> trackers =
-        context.getStateStore(LosslessHealthDetector.MTU_TRACKER_STORE);
+  protected void open() {
+    this.ports = context().getStateStore(LosslessHealthDetector.MTU_PORTS_STORE);
     for (Rule rule : rules) {
-      judged.add(new Judged(rule, new AlertTracker(rule, FiringPolicy.IMMEDIATE, trackers)));
+      judged.add(
+          new Judged(
+              rule,
+              tracker(rule, FiringPolicy.IMMEDIATE, LosslessHealthDetector.MTU_TRACKER_STORE)));
     }
-    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+    punctuateEvery(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override
-  public void process(Record<String, CounterRates> record) {
+  protected void judge(Record<String, CounterRates> record) {
     CounterRates r = record.value();
-    if (r == null || r.getNetdevMtu() == null || r.getNetdev() == null) {
+    if (r.getNetdevMtu() == null || r.getNetdev() == null) {
       return;
     }
     String cluster = r.getCluster();
@@ -103,7 +100,7 @@ final class MtuMismatchProcessor implements Processor<String, CounterRates, Stri
       }
       counts.merge(now.mtu(), 1, Integer::sum);
     }
-    Lineage lineage = Lineage.of(context);
+    Lineage lineage = Lineage.of(context());
     for (Judged j : judged) {
       Optional<Integer> fabric = fabricMtu(j.rule(), cluster);
       String against = j.rule().id() + "|" + cluster;
@@ -238,9 +235,5 @@ final class MtuMismatchProcessor implements Processor<String, CounterRates, Stri
 
   static String portKey(String cluster, String node, String netdev) {
     return cluster + "|" + node + "/" + netdev;
-  }
-
-  private void forward(Alert alert, long timestamp) {
-    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
   }
 }

@@ -16,18 +16,15 @@ import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.detect.gpu.GpuHistory.Point;
 import io.fabricpulse.streams.rules.Rule;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -43,10 +40,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * counted, not lost: the FIRING record carries the count at firing time, the RESOLVED record the
  * final count and the last occurrence [DCGMX-190][DCGMX-239].
  */
-final class GpuDetectorProcessor
-    implements Processor<String, SpecificRecord, String, SpecificRecord> {
-
-  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+final class GpuDetectorProcessor extends DetectorProcessor<SpecificRecord> {
 
   private final GpuRules rules;
   private final List<AlertTracker> ecc = new ArrayList<>();
@@ -57,51 +51,37 @@ final class GpuDetectorProcessor
   private KeyValueStore<String, GpuHistory> history;
   private KeyValueStore<String, String> pciToGpu;
   private KeyValueStore<String, String> xidCounts;
-  private final DetectorFailures failures;
-  private ProcessorContext<String, SpecificRecord> context;
-  private DetectorFailures.Task failed;
 
   GpuDetectorProcessor(GpuRules rules, DetectorFailures failures) {
+    super(failures);
     this.rules = rules;
-    this.failures = failures;
   }
 
   @Override
-  public void init(ProcessorContext<String, SpecificRecord> context) {
-    this.context = context;
-    this.failed = failures.open(context);
-    history = context.getStateStore(GpuHealthDetector.HISTORY_STORE);
-    pciToGpu = context.getStateStore(GpuHealthDetector.PCI_STORE);
-    xidCounts = context.getStateStore(GpuHealthDetector.XID_COUNT_STORE);
-    KeyValueStore<String, TrackerState> trackers =
-        context.getStateStore(GpuHealthDetector.TRACKER_STORE);
-    rules.ecc().forEach(r -> ecc.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
-    rules.reset().forEach(r -> reset.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
-    rules.aging().forEach(r -> aging.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
+  protected void open() {
+    history = context().getStateStore(GpuHealthDetector.HISTORY_STORE);
+    pciToGpu = context().getStateStore(GpuHealthDetector.PCI_STORE);
+    xidCounts = context().getStateStore(GpuHealthDetector.XID_COUNT_STORE);
+    String trackers = GpuHealthDetector.TRACKER_STORE;
+    rules.ecc().forEach(r -> ecc.add(tracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    rules.reset().forEach(r -> reset.add(tracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    rules.aging().forEach(r -> aging.add(tracker(r, FiringPolicy.IMMEDIATE, trackers)));
     for (Rule r : rules.xid()) {
-      xid.add(
-          new AlertTracker(
-              r, FiringPolicy.consecutive(r.thresholds().integer("min_count")), trackers));
+      xid.add(tracker(r, FiringPolicy.consecutive(r.thresholds().integer("min_count")), trackers));
     }
     for (Rule r : rules.hot()) {
-      FiringPolicy policy = new FiringPolicy(1, r.thresholds().duration("duration"));
-      hot.add(new AlertTracker(r, policy, trackers));
+      hot.add(tracker(r, new FiringPolicy(1, r.thresholds().duration("duration")), trackers));
     }
-    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
+    punctuateEvery(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override
-  public void process(Record<String, SpecificRecord> record) {
-    Lineage lineage = Lineage.of(context);
-    try {
-      if (record.value() instanceof GpuEcc sample) {
-        onSample(sample, lineage, record);
-      } else if (record.value() instanceof GpuXid event) {
-        onXid(event, lineage);
-      }
-    } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition, nor vanish in a log
-      failed.failed(record, null, e);
+  protected void judge(Record<String, SpecificRecord> record) {
+    Lineage lineage = Lineage.of(context());
+    if (record.value() instanceof GpuEcc sample) {
+      onSample(sample, lineage, record);
+    } else if (record.value() instanceof GpuXid event) {
+      onXid(event, lineage);
     }
   }
 
@@ -118,7 +98,7 @@ final class GpuDetectorProcessor
     // one rule that throws leaves a dead letter; the other rules still judge the sample
     for (AlertTracker tracker : ecc) {
       if (matches(tracker.rule(), s.getCluster(), s.getNode())) {
-        failed.guard(
+        guard(
             record,
             tracker.rule().id(),
             () -> {
@@ -131,7 +111,7 @@ final class GpuDetectorProcessor
     if (!eccFiring(subject)) {
       for (AlertTracker tracker : reset) {
         if (matches(tracker.rule(), s.getCluster(), s.getNode())) {
-          failed.guard(
+          guard(
               record,
               tracker.rule().id(),
               () ->
@@ -142,7 +122,7 @@ final class GpuDetectorProcessor
     }
     for (AlertTracker tracker : aging) {
       if (matches(tracker.rule(), s.getCluster(), s.getNode())) {
-        failed.guard(
+        guard(
             record,
             tracker.rule().id(),
             () ->
@@ -152,7 +132,7 @@ final class GpuDetectorProcessor
     }
     for (AlertTracker tracker : hot) {
       if (matches(tracker.rule(), s.getCluster(), s.getNode())) {
-        failed.guard(
+        guard(
             record,
             tracker.rule().id(),
             () ->
@@ -403,7 +383,7 @@ final class GpuDetectorProcessor
         xidCounts.delete(countKey);
       }
     }
-    context.forward(new Record<>(out.getAlertId(), out, timestamp));
+    forward(out, timestamp);
   }
 
   private static Map<String, String> xidEvidence(GpuXid x, Integer gpu) {
@@ -444,10 +424,5 @@ final class GpuDetectorProcessor
 
   private static boolean matches(Rule rule, String cluster, String node) {
     return rule.selectors().matches(cluster, node, null, null, null);
-  }
-
-  @Override
-  public void close() {
-    failed.close();
   }
 }

@@ -1,14 +1,12 @@
 package io.fabricpulse.streams.detect.gpu;
 
-import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
-import io.fabricpulse.streams.alerts.AlertSinks;
-import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import org.apache.avro.specific.SpecificRecord;
@@ -76,18 +74,15 @@ public final class GpuHealthDetector {
     KStream<String, SpecificRecord> xids =
         inputs.stream(inputs.topics().xid(), GpuXid.class)
             .mapValues(v -> (SpecificRecord) v, Named.as("gpu-xids"));
-    DetectorFailures failures = DetectorFailures.of(inputs, "gpu", PROCESSOR);
-    KStream<String, SpecificRecord> out =
-        samples
-            .merge(xids, Named.as("gpu-inputs-merge"))
-            .process(
-                () -> new GpuDetectorProcessor(gpuRules, failures),
-                Named.as(PROCESSOR),
-                HISTORY_STORE,
-                PCI_STORE,
-                XID_COUNT_STORE,
-                TRACKER_STORE);
-    KStream<String, Alert> alerts = failures.routeDeadLetters(out, Alert.class);
-    AlertSinks.addTo(alerts, "gpu", inputs.topics(), inputs.serdes().alert());
+    DetectorProcessor.addAlerting(
+        inputs,
+        "gpu",
+        PROCESSOR,
+        samples.merge(xids, Named.as("gpu-inputs-merge")),
+        failures -> new GpuDetectorProcessor(gpuRules, failures),
+        HISTORY_STORE,
+        PCI_STORE,
+        XID_COUNT_STORE,
+        TRACKER_STORE);
   }
 }

@@ -5,15 +5,14 @@ import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.streams.alerts.AlertSinks;
-import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -40,7 +39,9 @@ import org.apache.kafka.streams.kstream.Named;
  * source-fabric-rates -> rates-in-node-order -> link-rates-only
  *   -> link-detector [link-port-state, link-down-ports, link-netdev-ports, link-node-clocks,
  *                     link-alert-tracker]
- *   -> link-results-only -> link-results-cast -> fabric.alerts, fabric.alerts.active
+ *   -> link-results-only -> link-results-cast (alerts and node progress markers, shared with
+ *      the NCCL family as {@link LinkProgress#SHARED_STREAM})
+ *      -> link-alerts-only -> fabric.alerts, fabric.alerts.active
  *   -> link-dead-letters-only -> link-dead-letters-cast -> link-sink-dlq (fabric.dlq)
  * </pre>
  */
@@ -95,21 +96,26 @@ public final class LinkHealthDetector {
     List<PhyErrorsCheck> phy =
         rules.enabledFor(Detector.PHY_ERRORS).stream().map(PhyErrorsCheck::new).toList();
 
-    DetectorFailures failures = DetectorFailures.of(inputs, MODULE_NAME, PROCESSOR);
-    KStream<String, SpecificRecord> out =
-        inputs
-            .ratesInNodeOrder()
-            .filter((key, r) -> isLinkInput(r), Named.as("link-rates-only"))
-            .process(
-                () -> new LinkHealthProcessor(flaps, downs, degraded, phy, failures),
-                Named.as(PROCESSOR),
-                PORT_STORE,
-                DOWN_PORTS_STORE,
-                NETDEV_STORE,
-                NODE_CLOCK_STORE,
-                TRACKER_STORE);
-    KStream<String, Alert> alerts = failures.routeDeadLetters(out, Alert.class);
-    AlertSinks.addTo(alerts, "link", inputs.topics(), inputs.serdes().alert());
+    KStream<String, Alert> alertsAndProgress =
+        DetectorProcessor.alertsOf(
+            inputs,
+            MODULE_NAME,
+            PROCESSOR,
+            inputs
+                .ratesInNodeOrder()
+                .filter((key, r) -> isLinkInput(r), Named.as("link-rates-only")),
+            failures -> new LinkHealthProcessor(flaps, downs, degraded, phy, failures),
+            PORT_STORE,
+            DOWN_PORTS_STORE,
+            NETDEV_STORE,
+            NODE_CLOCK_STORE,
+            TRACKER_STORE);
+    inputs.share(LinkProgress.SHARED_STREAM, alertsAndProgress);
+    AlertSinks.addTo(
+        alertsAndProgress.filter((key, a) -> a != null, Named.as("link-alerts-only")),
+        MODULE_NAME,
+        inputs.topics(),
+        inputs.serdes().alert());
   }
 
   /**

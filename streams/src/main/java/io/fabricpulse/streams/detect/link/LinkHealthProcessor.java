@@ -9,16 +9,15 @@ import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.NodeClocks;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -37,10 +36,12 @@ import org.slf4j.LoggerFactory;
  * <p>A check that throws leaves a dead letter ({@link DetectorFailures}) and the other rules still
  * judge the same sample.
  */
-final class LinkHealthProcessor implements Processor<String, CounterRates, String, SpecificRecord> {
+final class LinkHealthProcessor extends DetectorProcessor<CounterRates> {
 
   private static final Logger LOG = LoggerFactory.getLogger(LinkHealthProcessor.class);
-  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+
+  /** Node clock a {@link LinkProgress} marker moves on at least (bounds the markers per node). */
+  static final Duration MARK_EVERY = Duration.ofSeconds(5);
 
   private final List<FlapCheck> flapChecks;
   private final List<DownCheck> downChecks;
@@ -49,14 +50,16 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
   private final long flapWindowMs;
   private final long settleMs;
   private final long reestablishMs;
-  private final DetectorFailures failures;
 
-  private ProcessorContext<String, SpecificRecord> context;
-  private DetectorFailures.Task failed;
   private KeyValueStore<String, PortLinkState> ports;
   private KeyValueStore<String, Long> downPorts;
   private KeyValueStore<String, String> netdevPorts;
   private NodeClocks clocks;
+  private KeyValueStore<String, Long> nodeClocks;
+
+  /** Per node, the clock its last progress marker carried (in memory: a restart sends anew). */
+  private final Map<String, Long> marked = new HashMap<>();
+
   private final List<AlertTracker> flapTrackers = new ArrayList<>();
   private final List<AlertTracker> downTrackers = new ArrayList<>();
   private final List<AlertTracker> degradedTrackers = new ArrayList<>();
@@ -68,7 +71,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
       List<DegradedCheck> degradedChecks,
       List<PhyErrorsCheck> phyChecks,
       DetectorFailures failures) {
-    this.failures = failures;
+    super(failures);
     this.flapChecks = flapChecks;
     this.downChecks = downChecks;
     this.degradedChecks = degradedChecks;
@@ -84,41 +87,30 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
   }
 
   @Override
-  public void init(ProcessorContext<String, SpecificRecord> context) {
-    this.context = context;
-    this.failed = failures.open(context);
-    ports = context.getStateStore(LinkHealthDetector.PORT_STORE);
-    downPorts = context.getStateStore(LinkHealthDetector.DOWN_PORTS_STORE);
-    netdevPorts = context.getStateStore(LinkHealthDetector.NETDEV_STORE);
-    clocks = new NodeClocks(context.getStateStore(LinkHealthDetector.NODE_CLOCK_STORE));
-    KeyValueStore<String, TrackerState> trackers =
-        context.getStateStore(LinkHealthDetector.TRACKER_STORE);
-    flapChecks.forEach(c -> flapTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
-    downChecks.forEach(c -> downTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
-    degradedChecks.forEach(
-        c -> degradedTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
-    phyChecks.forEach(c -> phyTrackers.add(new AlertTracker(c.rule(), c.policy(), trackers)));
-    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
+  protected void open() {
+    ports = context().getStateStore(LinkHealthDetector.PORT_STORE);
+    downPorts = context().getStateStore(LinkHealthDetector.DOWN_PORTS_STORE);
+    netdevPorts = context().getStateStore(LinkHealthDetector.NETDEV_STORE);
+    nodeClocks = context().getStateStore(LinkHealthDetector.NODE_CLOCK_STORE);
+    clocks = new NodeClocks(nodeClocks);
+    String trackers = LinkHealthDetector.TRACKER_STORE;
+    flapChecks.forEach(c -> flapTrackers.add(tracker(c.rule(), c.policy(), trackers)));
+    downChecks.forEach(c -> downTrackers.add(tracker(c.rule(), c.policy(), trackers)));
+    degradedChecks.forEach(c -> degradedTrackers.add(tracker(c.rule(), c.policy(), trackers)));
+    phyChecks.forEach(c -> phyTrackers.add(tracker(c.rule(), c.policy(), trackers)));
+    punctuateEvery(PUNCTUATE_EVERY, this::punctuate);
   }
 
+  /** A failure outside one rule's check (reading the sample, the port state) skips the record. */
   @Override
-  public void process(Record<String, CounterRates> record) {
+  protected void judge(Record<String, CounterRates> record) {
     CounterRates rates = record.value();
-    if (rates == null) {
-      return;
-    }
     Lineage lineage = lineageOf(record.headers());
-    // a failure outside one rule's check (reading the sample, the port state) skips the record
-    failed.guard(
-        record,
-        null,
-        () -> {
-          if (LinkHealthDetector.isPortSample(rates)) {
-            onPortSample(new LinkSample(rates), lineage, record);
-          } else if (rates.getSource() == RateSource.PFC) {
-            onNetdevSample(new LinkSample(rates), lineage, record);
-          }
-        });
+    if (LinkHealthDetector.isPortSample(rates)) {
+      onPortSample(new LinkSample(rates), lineage, record);
+    } else if (rates.getSource() == RateSource.PFC) {
+      onNetdevSample(new LinkSample(rates), lineage, record);
+    }
   }
 
   private void onPortSample(LinkSample s, Lineage lineage, Record<String, CounterRates> record) {
@@ -159,7 +151,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     for (int i = 0; i < downChecks.size(); i++) {
       AlertTracker tracker = downTrackers.get(i);
       DownCheck check = downChecks.get(i);
-      failed.guard(
+      guard(
           record,
           check.rule().id(),
           () -> {
@@ -175,7 +167,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     for (int i = 0; i < degradedChecks.size(); i++) {
       AlertTracker tracker = degradedTrackers.get(i);
       DegradedCheck check = degradedChecks.get(i);
-      failed.guard(
+      guard(
           record,
           check.rule().id(),
           () -> {
@@ -190,7 +182,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     for (int i = 0; i < phyChecks.size(); i++) {
       AlertTracker tracker = phyTrackers.get(i);
       PhyErrorsCheck check = phyChecks.get(i);
-      failed.guard(
+      guard(
           record,
           check.rule().id(),
           () -> observe(tracker, check.evaluate(st, s, lineage), timestamp));
@@ -280,7 +272,7 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
     for (int i = 0; i < flapChecks.size(); i++) {
       AlertTracker tracker = flapTrackers.get(i);
       FlapCheck check = flapChecks.get(i);
-      failed.guard(
+      guard(
           record,
           check.rule().id(),
           () -> {
@@ -329,6 +321,26 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
             .forEach(a -> forward(a, streamTime));
       }
     }
+    markProgress(streamTime);
+  }
+
+  /**
+   * After everything this punctuation judged: one {@link LinkProgress} marker per node whose clock
+   * moved on by {@link #MARK_EVERY} since its last one, so a reader of the shared stream knows the
+   * node's link alerts up to that time are sent.
+   */
+  private void markProgress(long streamTime) {
+    try (KeyValueIterator<String, Long> it = nodeClocks.all()) {
+      while (it.hasNext()) {
+        KeyValue<String, Long> e = it.next();
+        long clock = Math.min(e.value, streamTime);
+        Long before = marked.get(e.key);
+        if (before == null || clock >= before + MARK_EVERY.toMillis()) {
+          marked.put(e.key, clock);
+          context().forward(new Record<>(e.key, null, clock, LinkProgress.headers()));
+        }
+      }
+    }
   }
 
   /** The raw sample behind the rates (lineage headers of the rate stage), else this record. */
@@ -340,15 +352,6 @@ final class LinkHealthProcessor implements Processor<String, CounterRates, Strin
           io.fabricpulse.streams.LineageHeaders.partition(headers),
           io.fabricpulse.streams.LineageHeaders.offset(headers));
     }
-    return Lineage.of(context, headers);
-  }
-
-  private void forward(Alert alert, long timestamp) {
-    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
-  }
-
-  @Override
-  public void close() {
-    failed.close();
+    return Lineage.of(context(), headers);
   }
 }

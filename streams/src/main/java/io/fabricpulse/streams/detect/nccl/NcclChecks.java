@@ -38,6 +38,15 @@ final class NcclChecks {
     this.errorRules = rules.enabledFor(Detector.NCCL_ERROR);
   }
 
+  /** The link_window of every nccl_error rule, by rule id ({@link NodeLinkAlerts}). */
+  Map<String, Long> linkWindows() {
+    Map<String, Long> windows = new LinkedHashMap<>();
+    for (Rule rule : errorRules) {
+      windows.put(rule.id(), rule.thresholds().duration("link_window").toMillis());
+    }
+    return windows;
+  }
+
   List<Rule> allRules() {
     return java.util.stream.Stream.of(gdrRules, socketRules, errorRules)
         .flatMap(List::stream)
@@ -124,11 +133,11 @@ final class NcclChecks {
 
   /**
    * A line reporting a fatal NCCL failure ({@link NcclFailures}: a WARN of a failure class, or an
-   * application line such as a PyTorch watchdog timeout): fires at once, with the failure class and
-   * the node's link events of the rule's link_window before it. Empty when the record reports no
-   * failure or no rule applies.
+   * application line such as a PyTorch watchdog timeout): fires at once, with the failure class;
+   * the node's link alerts are attached when it is sent ({@link NodeLinkAlerts}). Empty when the
+   * record reports no failure or no rule applies.
    */
-  Optional<Judged> failure(NcclLog line, NcclTransportVerdict v, NodePorts ports, Lineage lineage) {
+  Optional<Judged> failure(NcclLog line, NcclTransportVerdict v, Lineage lineage) {
     Optional<NcclFailureClass> failure = NcclFailures.of(line);
     if (failure.isEmpty()) {
       return Optional.empty();
@@ -140,7 +149,6 @@ final class NcclChecks {
         .map(
             rule -> {
               long time = line.getTime().toEpochMilli();
-              long window = rule.thresholds().duration("link_window").toMillis();
               AlertSubject subject = subject(v);
               Map<String, String> evidence = new LinkedHashMap<>();
               evidence.put("failure", failureClass.id());
@@ -167,16 +175,8 @@ final class NcclChecks {
                 evidence.put("completion_errors", Long.toString(v.completionErrorCount()));
               }
               putIdentity(evidence, v);
-              Map<String, String> links =
-                  ports == null ? Map.of() : ports.linkEvents(time - window, time);
-              evidence.putAll(links);
-              String near =
-                  links.isEmpty()
-                      ? ""
-                      : "; link events within "
-                          + rule.thresholds().duration("link_window").toSeconds()
-                          + " s: "
-                          + String.join(", ", links.keySet());
+              // the node's link alerts, if any, are appended when it is sent (NodeLinkAlerts)
+              String near = "";
               Message summary =
                   completion
                       ? Message.of(

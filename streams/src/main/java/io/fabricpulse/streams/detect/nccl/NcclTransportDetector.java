@@ -7,14 +7,16 @@ import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.AlertSinks;
-import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
+import io.fabricpulse.streams.detect.link.LinkProgress;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
@@ -32,7 +34,11 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *   -> repartition nccl-logs-by-host -> nccl-logs-as-input ---------------------------+
  * source-fabric-rates -> nccl-port-state-changes [nccl-port-last-state]               |
  *   -> repartition nccl-port-changes-by-node -> nccl-port-changes-as-input -> nccl-inputs-merge
- *   -> nccl-transport-detector [nccl-transport-verdicts, nccl-node-ports, nccl-alert-tracker]
+ * link-results-cast (the link family's alerts and node progress markers, shared in-topology)
+ *   -> nccl-link-state-key-by-node -> repartition nccl-link-state-by-node
+ *   -> nccl-link-state-as-input -> nccl-link-state-merge
+ *   -> nccl-transport-detector [nccl-transport-verdicts, nccl-node-ports, nccl-alert-tracker,
+ *                               nccl-node-link-alerts, nccl-node-link-clocks, nccl-held-errors]
  *      -> nccl-dead-letters-only -> nccl-dead-letters-cast -> nccl-sink-dlq (fabric.dlq)
  *      -> nccl-transports-only -> nccl-transports-cast -> nccl-to-transport (fabric.nccl.transport)
  *      -> nccl-alerts-only -> nccl-alerts-cast -> nccl-alerts-key-by-job
@@ -40,9 +46,14 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *         -> fabric.alerts, fabric.alerts.active
  * </pre>
  *
- * Both repartitions key by {@code cluster/host} with the partition count of fabric.raw.nccl, so a
- * host's log lines and its port changes meet in one task even when the job log was collected on
- * another node (a Slurm job's output holds the lines of every host).
+ * The input repartitions key by {@code cluster/host} (= cluster/node) with the partition count of
+ * fabric.raw.nccl, so a host's log lines, its port changes and its link alerts meet in one task
+ * even when the job log was collected on another node (a Slurm job's output holds the lines of
+ * every host). The link alerts come from the link family inside the topology (never read back from
+ * fabric.alerts): an NCCL_ERROR waits, in the node's link event time, for the link alerts of its
+ * node up to its line's time plus a grace ({@link NodeLinkAlerts}), so the same input gives the
+ * same alert whatever the load. Without the link family in the topology an NCCL_ERROR goes out at
+ * once, without link alerts.
  */
 public final class NcclTransportDetector {
 
@@ -54,6 +65,18 @@ public final class NcclTransportDetector {
 
   /** Last (state, phys_state, link_layer) per cluster/node/port, to forward changes only. */
   public static final String PORT_STATE_STORE = "nccl-port-last-state";
+
+  /** The link detector's alerts per cluster/node|alert_id|raised-at ({@link NodeLinkAlerts}). */
+  public static final String NODE_LINK_ALERTS_STORE = "nccl-node-link-alerts";
+
+  /** Per cluster/node, the time up to which the link detector has sent its alerts. */
+  public static final String NODE_LINK_CLOCK_STORE = "nccl-node-link-clocks";
+
+  /** NCCL_ERROR records waiting for their node's link alerts ({@link NodeLinkAlerts}). */
+  public static final String HELD_ERRORS_STORE = "nccl-held-errors";
+
+  /** Repartition of the link detector's alerts and progress markers by cluster/node. */
+  public static final String LINK_STATE_BY_NODE = "nccl-link-state-by-node";
 
   /** Trackers of the gdr_fallback, net_fallback_socket and nccl_error rules. */
   public static final String TRACKER_STORE = "nccl-alert-tracker";
@@ -92,6 +115,9 @@ public final class NcclTransportDetector {
     inputs.addStore(PORT_STATE_STORE, Serdes.String());
     inputs.addStore(JOB_INCIDENT_STORE, serdes.alert());
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
+    inputs.addStore(NODE_LINK_ALERTS_STORE, serdes.alert());
+    inputs.addStore(NODE_LINK_CLOCK_STORE, Serdes.Long());
+    inputs.addStore(HELD_ERRORS_STORE, serdes.alert());
     int partitions = topics.nccl().partitions();
 
     KStream<String, SpecificRecord> logs =
@@ -120,16 +146,38 @@ public final class NcclTransportDetector {
                     .withNumberOfPartitions(partitions))
             .mapValues(r -> (SpecificRecord) r, Named.as("nccl-port-changes-as-input"));
     NcclChecks checks = new NcclChecks(rules);
-    DetectorFailures failures = DetectorFailures.of(inputs, "nccl", PROCESSOR);
+    KStream<String, SpecificRecord> input = logs.merge(portChanges, Named.as("nccl-inputs-merge"));
+    Optional<KStream<String, Alert>> linkState = inputs.shared(LinkProgress.SHARED_STREAM);
+    if (linkState.isPresent()) {
+      input =
+          input.merge(
+              linkState
+                  .get()
+                  .selectKey(
+                      (key, a) -> a == null ? key : a.getCluster() + "/" + a.getNode(),
+                      Named.as("nccl-link-state-key-by-node"))
+                  .repartition(
+                      Repartitioned.<String, Alert>as(LINK_STATE_BY_NODE)
+                          .withKeySerde(Serdes.String())
+                          .withValueSerde(serdes.alert())
+                          .withNumberOfPartitions(partitions))
+                  .mapValues(a -> (SpecificRecord) a, Named.as("nccl-link-state-as-input")),
+              Named.as("nccl-link-state-merge"));
+    }
+    boolean linkAlertsShared = linkState.isPresent();
     KStream<String, SpecificRecord> out =
-        logs.merge(portChanges, Named.as("nccl-inputs-merge"))
-            .process(
-                () -> new NcclTransportProcessor(checks, failures),
-                Named.as(PROCESSOR),
-                VERDICT_STORE,
-                NODE_PORTS_STORE,
-                TRACKER_STORE);
-    failures.sinkDeadLetters(out);
+        DetectorProcessor.addProcessor(
+            inputs,
+            "nccl",
+            PROCESSOR,
+            input,
+            failures -> new NcclTransportProcessor(checks, linkAlertsShared, failures),
+            VERDICT_STORE,
+            NODE_PORTS_STORE,
+            TRACKER_STORE,
+            NODE_LINK_ALERTS_STORE,
+            NODE_LINK_CLOCK_STORE,
+            HELD_ERRORS_STORE);
     out.filter((key, v) -> v instanceof NcclTransport, Named.as("nccl-transports-only"))
         .mapValues(v -> (NcclTransport) v, Named.as("nccl-transports-cast"))
         .to(

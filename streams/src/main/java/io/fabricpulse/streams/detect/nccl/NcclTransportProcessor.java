@@ -9,7 +9,8 @@ import io.fabricpulse.streams.alerts.AlertTracker;
 import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
+import io.fabricpulse.streams.detect.link.LinkProgress;
 import io.fabricpulse.streams.detect.nccl.NcclChecks.Judged;
 import io.fabricpulse.streams.rules.Rule;
 import java.time.Duration;
@@ -21,8 +22,6 @@ import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -41,12 +40,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * holds at its instant, so the NCCL_ERROR of a host and job resolves one hysteresis after its last
  * failure line, and every failure line before that is the same page.
  */
-final class NcclTransportProcessor
-    implements Processor<String, SpecificRecord, String, SpecificRecord> {
+final class NcclTransportProcessor extends DetectorProcessor<SpecificRecord> {
 
   private static final StringSerializer KEYS = new StringSerializer();
-
-  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
 
   /** A job log silent this long is a finished job (as long as raw topics keep history). */
   static final Duration VERDICT_IDLE_EXPIRY = Duration.ofDays(7);
@@ -55,44 +51,56 @@ final class NcclTransportProcessor
 
   private final NcclChecks checks;
   private final Map<String, AlertTracker> trackers = new LinkedHashMap<>();
-  private final DetectorFailures failures;
-  private ProcessorContext<String, SpecificRecord> context;
-  private DetectorFailures.Task failed;
   private KeyValueStore<String, NcclTransportVerdict> verdicts;
   private KeyValueStore<String, NodePorts> nodePorts;
   private long lastExpiryScan = Long.MIN_VALUE;
 
-  NcclTransportProcessor(NcclChecks checks, DetectorFailures failures) {
+  /** Whether the link detector's alerts reach this processor (a topology with the link family). */
+  private final boolean linkAlertsShared;
+
+  private NodeLinkAlerts links;
+
+  NcclTransportProcessor(NcclChecks checks, boolean linkAlertsShared, DetectorFailures failures) {
+    super(failures);
     this.checks = checks;
-    this.failures = failures;
+    this.linkAlertsShared = linkAlertsShared;
   }
 
   @Override
-  public void init(ProcessorContext<String, SpecificRecord> context) {
-    this.context = context;
-    this.failed = failures.open(context);
-    this.verdicts = context.getStateStore(NcclTransportDetector.VERDICT_STORE);
-    this.nodePorts = context.getStateStore(NcclTransportDetector.NODE_PORTS_STORE);
-    KeyValueStore<String, TrackerState> trackerStore =
-        context.getStateStore(NcclTransportDetector.TRACKER_STORE);
+  protected void open() {
+    this.verdicts = context().getStateStore(NcclTransportDetector.VERDICT_STORE);
+    this.nodePorts = context().getStateStore(NcclTransportDetector.NODE_PORTS_STORE);
     for (Rule rule : checks.allRules()) {
-      trackers.put(rule.id(), new AlertTracker(rule, NcclTransportDetector.POLICY, trackerStore));
+      trackers.put(
+          rule.id(),
+          tracker(rule, NcclTransportDetector.POLICY, NcclTransportDetector.TRACKER_STORE));
     }
-    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
+    links =
+        new NodeLinkAlerts(
+            context().getStateStore(NcclTransportDetector.NODE_LINK_ALERTS_STORE),
+            context().getStateStore(NcclTransportDetector.NODE_LINK_CLOCK_STORE),
+            context().getStateStore(NcclTransportDetector.HELD_ERRORS_STORE),
+            checks.linkWindows());
+    punctuateEvery(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override
-  public void process(Record<String, SpecificRecord> record) {
-    Lineage lineage = Lineage.of(context);
-    try {
-      if (record.value() instanceof NcclLog log) {
-        onLog(record.key(), log, lineage);
-      } else if (record.value() instanceof CounterRates rates) {
-        onPortChange(record.key(), rates, lineage);
-      }
-    } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition, nor vanish in a log
-      failed.failed(record, null, e);
+  protected void judge(Record<String, SpecificRecord> record) {
+    Lineage lineage = Lineage.of(context());
+    if (record.value() instanceof NcclLog log) {
+      onLog(record.key(), log, lineage);
+    } else if (record.value() instanceof CounterRates rates) {
+      onPortChange(record.key(), rates, lineage);
+    } else if (record.value() instanceof Alert linkAlert) {
+      links.remember(record.key(), linkAlert, record.timestamp());
+    }
+  }
+
+  /** A progress marker of the link detector: the node's link alerts are sent up to its time. */
+  @Override
+  protected void marker(Record<String, SpecificRecord> record) {
+    if (LinkProgress.isMarker(record.headers())) {
+      links.advance(record.key(), record.timestamp()).forEach(this::send);
     }
   }
 
@@ -110,12 +118,12 @@ final class NcclTransportProcessor
     long time = log.getTime().toEpochMilli();
     if (changed) {
       NcclTransport transport = verdict.toRecord();
-      context.forward(new Record<>(transportKey(verdict, log), transport, time));
+      context().forward(new Record<>(transportKey(verdict, log), transport, time));
       NodePorts ports = nodePorts.get(hostKey);
       checks.gdrFallback(verdict, time, lineage).ifPresent(j -> observe(j, time));
       checks.socketFallback(verdict, ports, time, lineage).ifPresent(j -> observe(j, time));
     }
-    Optional<Judged> failure = checks.failure(log, verdict, nodePorts.get(hostKey), lineage);
+    Optional<Judged> failure = checks.failure(log, verdict, lineage);
     failure.ifPresent(
         j -> {
           observe(j, time);
@@ -159,8 +167,25 @@ final class NcclTransportProcessor
       expireIdleVerdicts(streamTime);
     }
     for (AlertTracker tracker : trackers.values()) {
-      tracker.punctuate(streamTime).forEach(a -> forward(a, streamTime));
+      tracker.punctuate(streamTime).forEach(a -> emit(a, streamTime));
     }
+    links.releaseWithoutWaiting(streamTime).forEach(this::send);
+  }
+
+  /**
+   * Sends an alert of a tracker; with the link detector in the topology, an NCCL_ERROR first waits
+   * for its node's link alerts ({@link NodeLinkAlerts}).
+   */
+  private void emit(Alert alert, long timestamp) {
+    if (linkAlertsShared && NodeLinkAlerts.waits(alert)) {
+      links.hold(alert.getCluster() + "/" + alert.getNode(), alert).forEach(this::send);
+    } else {
+      forward(alert, timestamp);
+    }
+  }
+
+  private void send(NodeLinkAlerts.Released r) {
+    forward(r.alert(), r.timestamp());
   }
 
   private void expireIdleVerdicts(long now) {
@@ -177,28 +202,19 @@ final class NcclTransportProcessor
       verdicts.delete(e.key);
       Observation clean = Observation.clean(NcclChecks.subject(e.value), now, Lineage.NONE);
       for (AlertTracker tracker : trackers.values()) {
-        tracker.observe(clean).ifPresent(a -> forward(a, now));
+        tracker.observe(clean).ifPresent(a -> emit(a, now));
       }
     }
   }
 
   private void observe(Judged judged, long time) {
     AlertTracker tracker = trackers.get(judged.rule().id());
-    tracker.observe(judged.observation()).ifPresent(a -> forward(a, time));
-  }
-
-  private void forward(Alert alert, long timestamp) {
-    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
+    tracker.observe(judged.observation()).ifPresent(a -> emit(a, time));
   }
 
   /** Key of fabric.nccl.transport: cluster/host/job, or cluster/host/file:PATH without a job. */
   static String transportKey(NcclTransportVerdict verdict, NcclLog log) {
     String what = verdict.job() != null ? verdict.job() : "file:" + log.getFile();
     return verdict.cluster() + "/" + verdict.host() + "/" + what;
-  }
-
-  @Override
-  public void close() {
-    failed.close();
   }
 }

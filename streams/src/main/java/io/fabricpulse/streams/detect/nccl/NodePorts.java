@@ -9,9 +9,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Instant;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -102,39 +100,6 @@ final class NodePorts {
         .filter(e -> e.getValue().active())
         .map(Map.Entry::getKey)
         .toList();
-  }
-
-  /**
-   * Link events of the node in [from, to]: ports not ACTIVE now or seen non-ACTIVE in the window,
-   * and link_downed increases in the window, as evidence entries {@code link.<port>} and {@code
-   * link_downed.<port>}.
-   */
-  Map<String, String> linkEvents(long from, long to) {
-    Map<String, String> events = new LinkedHashMap<>();
-    for (Map.Entry<String, PortFact> e : ports.entrySet()) {
-      PortFact p = e.getValue();
-      if (p.lastNonActiveAt() != PortFact.NEVER
-          && p.lastNonActiveAt() >= from
-          && p.lastNonActiveAt() <= to) {
-        events.put(
-            "link." + e.getKey(),
-            p.lastNonActiveState()
-                + " at "
-                + Instant.ofEpochMilli(p.lastNonActiveAt())
-                + (p.active() ? " (ACTIVE again at " + Instant.ofEpochMilli(p.seenAt()) + ")" : "")
-                + (p.physState() != null && !p.active() ? " phys " + p.physState() : ""));
-      } else if (p.state() != null && !p.active() && p.seenAt() <= to) {
-        events.put("link." + e.getKey(), p.state() + " since before " + Instant.ofEpochMilli(from));
-      }
-      if (p.linkDownedAt() != PortFact.NEVER
-          && p.linkDownedAt() >= from
-          && p.linkDownedAt() <= to) {
-        events.put(
-            "link_downed." + e.getKey(),
-            "+" + p.linkDownedDelta() + " at " + Instant.ofEpochMilli(p.linkDownedAt()));
-      }
-    }
-    return events;
   }
 
   Map<String, PortFact> ports() {

@@ -5,15 +5,14 @@ import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.streams.alerts.AlertSinks;
-import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
@@ -110,15 +109,16 @@ public final class PauseStormDetector {
             .filter(
                 (key, r) -> r != null && r.getSource() == RateSource.PFC,
                 Named.as("pfc-rates-only"));
-    DetectorFailures failures = DetectorFailures.of(inputs, "pfc", PORT_PROCESSOR);
-    KStream<String, SpecificRecord> portOut =
-        pfcRates.process(
-            () ->
+    KStream<String, Alert> portAlerts =
+        DetectorProcessor.alertsOf(
+            inputs,
+            "pfc",
+            PORT_PROCESSOR,
+            pfcRates,
+            failures ->
                 new PfcDetectorProcessor(stormChecks, misconfigChecks, propagationRules, failures),
-            Named.as(PORT_PROCESSOR),
             TRACKER_STORE,
             HELD_STORMS_STORE);
-    KStream<String, Alert> portAlerts = failures.routeDeadLetters(portOut, Alert.class);
     // a null value is a progress tick (StormPage.TICK), keyed by its cluster already
     KStream<String, Alert> stormAlerts =
         portAlerts.filter(

@@ -8,19 +8,14 @@ import io.fabricpulse.streams.alerts.AlertTracker;
 import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Rule;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiFunction;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Per-port PFC detection over fabric.rates (source PFC): pause_storm and pfc_misconfig rules, each
@@ -47,10 +42,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>A check that throws leaves a dead letter ({@link DetectorFailures}) and the other rules still
  * judge the same sample.
  */
-final class PfcDetectorProcessor
-    implements Processor<String, CounterRates, String, SpecificRecord> {
-
-  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+final class PfcDetectorProcessor extends DetectorProcessor<CounterRates> {
 
   /** A check and the tracker of its rule. */
   private record Checked(
@@ -59,11 +51,8 @@ final class PfcDetectorProcessor
   private final List<PauseStormCheck> stormChecks;
   private final List<PfcMisconfigCheck> misconfigChecks;
   private final List<Rule> propagationRules;
-  private final DetectorFailures failures;
   private final List<Checked> checked = new ArrayList<>();
   private VictimHold hold;
-  private ProcessorContext<String, SpecificRecord> context;
-  private DetectorFailures.Task failed;
   private String source;
   private final Set<String> clusters = new TreeSet<>();
   private long lastTick = Long.MIN_VALUE;
@@ -76,55 +65,46 @@ final class PfcDetectorProcessor
       List<PfcMisconfigCheck> misconfigChecks,
       List<Rule> propagationRules,
       DetectorFailures failures) {
-    this.failures = failures;
+    super(failures);
     this.stormChecks = stormChecks;
     this.misconfigChecks = misconfigChecks;
     this.propagationRules = propagationRules;
   }
 
   @Override
-  public void init(ProcessorContext<String, SpecificRecord> context) {
-    this.context = context;
-    this.failed = failures.open(context);
-    this.source = "fabric.rates-" + context.taskId().partition();
-    KeyValueStore<String, TrackerState> store =
-        context.getStateStore(PauseStormDetector.TRACKER_STORE);
+  protected void open() {
+    this.source = "fabric.rates-" + context().taskId().partition();
+    String store = PauseStormDetector.TRACKER_STORE;
     for (PauseStormCheck c : stormChecks) {
-      checked.add(new Checked(c::evaluate, new AlertTracker(c.rule(), c.policy(), store)));
+      checked.add(new Checked(c::evaluate, tracker(c.rule(), c.policy(), store)));
     }
     for (PfcMisconfigCheck c : misconfigChecks) {
-      checked.add(new Checked(c::evaluate, new AlertTracker(c.rule(), c.policy(), store)));
+      checked.add(new Checked(c::evaluate, tracker(c.rule(), c.policy(), store)));
     }
     hold =
         new VictimHold(
-            propagationRules, context.getStateStore(PauseStormDetector.HELD_STORMS_STORE));
-    failed.schedule(PUNCTUATE_EVERY, this::punctuate);
+            propagationRules, context().getStateStore(PauseStormDetector.HELD_STORMS_STORE));
+    punctuateEvery(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override
-  public void process(Record<String, CounterRates> record) {
+  protected void judge(Record<String, CounterRates> record) {
     CounterRates rates = record.value();
-    if (rates == null || rates.getSource() != RateSource.PFC) {
+    if (rates.getSource() != RateSource.PFC) {
       return;
     }
     clusters.add(rates.getCluster());
     pfcClock = Math.max(pfcClock, record.timestamp());
-    Lineage lineage = Lineage.of(context);
-    PfcSample sample;
-    try {
-      sample = new PfcSample(rates);
-    } catch (RuntimeException e) {
-      failed.failed(record, null, e);
-      return;
-    }
+    Lineage lineage = Lineage.of(context());
+    PfcSample sample = new PfcSample(rates);
     for (Checked c : checked) {
       // one rule that throws leaves a dead letter; the other rules still judge the sample
-      failed.guard(
+      guard(
           record,
           c.tracker().rule().id(),
           () -> {
             for (Observation o : c.check().apply(sample, lineage)) {
-              c.tracker().observe(o).ifPresent(a -> forward(a, record.timestamp()));
+              c.tracker().observe(o).ifPresent(a -> hold(a, record.timestamp()));
             }
           });
     }
@@ -136,34 +116,30 @@ final class PfcDetectorProcessor
     }
     long now = pfcClock; // never ahead of stream time: it is the latest PFC record's timestamp
     for (Checked c : checked) {
-      c.tracker().punctuate(now).forEach(a -> forward(a, now));
+      c.tracker().punctuate(now).forEach(a -> hold(a, now));
     }
     hold.releaseDue(now).forEach(this::forward);
     // more samples of this very time may follow (other nodes of the partition): only the time
     // before it is complete
     long complete = now - 1;
     for (String cluster : clusters) {
-      context.forward(new Record<>(cluster, null, complete, StormPage.TICK.headers(source)));
+      context().forward(new Record<>(cluster, null, complete, StormPage.TICK.headers(source)));
     }
     lastTick = Math.max(lastTick, complete);
   }
 
-  private void forward(Alert alert, long timestamp) {
-    hold.route(alert, timestamp).forEach(this::forward);
+  /** An alert of a rule goes out through the victim hold (a victim's FIRING may wait). */
+  private void hold(Alert alert, long timestamp) {
+    hold.route(alert, timestamp, pfcClock).forEach(this::forward);
   }
 
   private void forward(VictimHold.Handoff h) {
     Alert a = h.alert();
     if (a.getKind() != AlertKind.PAUSE_STORM) {
-      context.forward(new Record<>(a.getAlertId(), a, h.timestamp(), h.page().headers()));
+      context().forward(new Record<>(a.getAlertId(), a, h.timestamp(), h.page().headers()));
       return;
     }
     long timestamp = Math.max(h.timestamp(), lastTick + 1);
-    context.forward(new Record<>(a.getAlertId(), a, timestamp, h.page().headers(source)));
-  }
-
-  @Override
-  public void close() {
-    failed.close();
+    context().forward(new Record<>(a.getAlertId(), a, timestamp, h.page().headers(source)));
   }
 }

@@ -14,11 +14,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The port stage's half of the PFC paging policy: a victim's PAUSE_STORM FIRING is held for the
- * propagation {@code window} (event time, from the moment it fired) before it may be published, so
- * that the propagation stage can fold it into a PAUSE_PROPAGATION incident instead of paging it.
- * Origins page at once (they name the port to drain). Held alerts live in a changelogged store
- * keyed {@code <due epoch ms, 13 digits>|<alert_id>}, so releases come out in due order and survive
- * a restart.
+ * propagation {@code window} (event time on the port stage's clock, from the moment it fired)
+ * before it may be published, so that the propagation stage can fold it into a PAUSE_PROPAGATION
+ * incident instead of paging it. Origins page at once (they name the port to drain). Held alerts
+ * live in a changelogged store keyed {@code <due epoch ms, 13 digits>|<alert_id>}, so releases come
+ * out in due order and survive a restart.
  */
 final class VictimHold {
 
@@ -33,8 +33,16 @@ final class VictimHold {
     this.held = held;
   }
 
-  /** Routes an alert the port trackers emitted at {@code timestamp}. */
-  List<Handoff> route(Alert alert, long timestamp) {
+  /**
+   * Routes an alert the port trackers emitted at {@code timestamp} (its node's sample time) while
+   * the port stage's clock, which releases held alerts ({@link #releaseDue}), stood at {@code
+   * clock}. A victim's hold is {@code window} on that clock from whichever is later: the clock is
+   * the latest PFC sample of the whole partition, and a node whose own clock runs behind the
+   * others' (skew, a collector catching up) fired at a sample time already behind it, so a hold
+   * counted from the sample time would end early by the difference and page the victim before an
+   * incident opening inside the window could fold it.
+   */
+  List<Handoff> route(Alert alert, long timestamp, long clock) {
     if (alert.getKind() != AlertKind.PAUSE_STORM) {
       return List.of(new Handoff(alert, timestamp, StormPage.PAGE));
     }
@@ -43,7 +51,7 @@ final class VictimHold {
       if (PortRole.isOrigin(alert) || hold.isEmpty()) {
         return List.of(new Handoff(alert, timestamp, StormPage.PAGE));
       }
-      held.put(key(timestamp + hold.get(), alert.getAlertId()), alert);
+      held.put(key(Math.max(timestamp, clock) + hold.get(), alert.getAlertId()), alert);
       return List.of(new Handoff(alert, timestamp, StormPage.HOLD));
     }
     // resolved within its hold (a hysteresis shorter than the window): decide its FIRING first

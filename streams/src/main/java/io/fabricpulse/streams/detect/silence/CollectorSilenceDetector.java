@@ -1,16 +1,13 @@
 package io.fabricpulse.streams.detect.silence;
 
-import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
-import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
-import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Named;
 
 /**
  * Collector silence (issue 4 detector 7): COLLECTOR_SILENT for a node that stopped reporting, so a
@@ -18,7 +15,8 @@ import org.apache.kafka.streams.kstream.Named;
  *
  * <pre>
  * source-fabric-rates -> silence-detector [silence-node-activity, silence-node-tracker]
- *   -> fabric.alerts, fabric.alerts.active
+ *   -> silence-results-only -> silence-results-cast -> fabric.alerts, fabric.alerts.active
+ *   -> silence-dead-letters-only -> silence-dead-letters-cast -> silence-sink-dlq (fabric.dlq)
  * </pre>
  *
  * fabric.rates is keyed by node ({@code cluster/node}, the raw key), so every rates record of a
@@ -64,14 +62,13 @@ public final class CollectorSilenceDetector {
     inputs.addStore(NODES_STORE, new NodeActivity.NodeActivitySerde());
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     var silenceRules = rules.enabledFor(Detector.COLLECTOR_SILENT);
-    KStream<String, Alert> alerts =
-        inputs
-            .rates()
-            .process(
-                () -> new CollectorSilenceProcessor(silenceRules),
-                Named.as(PROCESSOR),
-                NODES_STORE,
-                TRACKER_STORE);
-    AlertSinks.addTo(alerts, "silence", inputs.topics(), inputs.serdes().alert());
+    DetectorProcessor.addAlerting(
+        inputs,
+        "silence",
+        PROCESSOR,
+        inputs.rates(),
+        failures -> new CollectorSilenceProcessor(silenceRules, failures),
+        NODES_STORE,
+        TRACKER_STORE);
   }
 }

@@ -1,14 +1,14 @@
 package io.fabricpulse.streams.detect.silence;
 
-import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.AlertTracker;
+import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.detect.silence.NodeActivity.SourceActivity;
 import io.fabricpulse.streams.rules.Durations;
 import io.fabricpulse.streams.rules.Rule;
@@ -20,9 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -41,7 +38,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Limits: if every node of the partition stops, the clock stops and nothing fires; a node that
  * never reported is unknown.
  */
-final class CollectorSilenceProcessor implements Processor<String, CounterRates, String, Alert> {
+final class CollectorSilenceProcessor extends DetectorProcessor<CounterRates> {
 
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
 
@@ -60,10 +57,10 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
   /** The partition clock; restored from the store (the latest heardAt) on first use. */
   private long clock = Long.MIN_VALUE;
 
-  private ProcessorContext<String, Alert> context;
   private KeyValueStore<String, NodeActivity> nodes;
 
-  CollectorSilenceProcessor(List<Rule> rules) {
+  CollectorSilenceProcessor(List<Rule> rules, DetectorFailures failures) {
+    super(failures);
     this.rules = List.copyOf(rules);
     this.keepIntervals =
         (int)
@@ -74,23 +71,19 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
   }
 
   @Override
-  public void init(ProcessorContext<String, Alert> context) {
-    this.context = context;
-    this.nodes = context.getStateStore(CollectorSilenceDetector.NODES_STORE);
-    KeyValueStore<String, TrackerState> trackers =
-        context.getStateStore(CollectorSilenceDetector.TRACKER_STORE);
+  protected void open() {
+    this.nodes = context().getStateStore(CollectorSilenceDetector.NODES_STORE);
     for (Rule rule : rules) {
-      judged.add(new Judged(rule, new AlertTracker(rule, FiringPolicy.IMMEDIATE, trackers)));
+      judged.add(
+          new Judged(
+              rule, tracker(rule, FiringPolicy.IMMEDIATE, CollectorSilenceDetector.TRACKER_STORE)));
     }
-    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::punctuate);
+    punctuateEvery(PUNCTUATE_EVERY, this::punctuate);
   }
 
   @Override
-  public void process(Record<String, CounterRates> record) {
+  protected void judge(Record<String, CounterRates> record) {
     CounterRates r = record.value();
-    if (r == null) {
-      return;
-    }
     String key = r.getCluster() + "|" + r.getNode();
     long time = r.getTime().toEpochMilli();
     long now = advanceClock(time);
@@ -108,7 +101,7 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
       nodes.put(key, after);
     }
     AlertSubject subject = AlertSubject.node(r.getCluster(), r.getNode());
-    Lineage lineage = Lineage.of(context);
+    Lineage lineage = Lineage.of(context());
     for (Judged j : judged) {
       if (j.rule().selectors().matches(r.getCluster(), r.getNode(), null, null, null)) {
         // clean at the clock, the time the alert started at: resolved_at >= started_at
@@ -220,9 +213,5 @@ final class CollectorSilenceProcessor implements Processor<String, CounterRates,
 
   private static String trim(double v) {
     return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
-  }
-
-  private void forward(Alert alert, long timestamp) {
-    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
   }
 }

@@ -1,6 +1,5 @@
 package io.fabricpulse.streams.detect.sm;
 
-import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.SmEventKind;
 import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.streams.alerts.AlertSubject;
@@ -10,7 +9,7 @@ import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.detect.sm.SmClusterState.Sweep;
 import io.fabricpulse.streams.rules.Durations;
 import io.fabricpulse.streams.rules.Rule;
@@ -19,9 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
@@ -39,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * time and at the watermark, never at a clock that ran ahead of a lagging source. So the same input
  * history gives the same alerts whatever the interleaving of the sources.
  */
-final class SmDetectorProcessor implements Processor<String, SmSweep, String, SpecificRecord> {
+final class SmDetectorProcessor extends DetectorProcessor<SmSweep> {
 
   private static final Logger LOG = LoggerFactory.getLogger(SmDetectorProcessor.class);
 
@@ -55,75 +51,57 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Sp
   private KeyValueStore<String, SmClusterState> states;
   private KeyValueStore<String, SmSourceClocks> clocks;
   private SmEventBuffer buffer;
-  private final DetectorFailures failures;
-  private ProcessorContext<String, SpecificRecord> context;
-  private DetectorFailures.Task failed;
 
   SmDetectorProcessor(SmRules rules, DetectorFailures failures) {
+    super(failures);
     this.rules = rules;
-    this.failures = failures;
     this.sourceTimeoutMs = rules.sourceTimeoutMs();
   }
 
   @Override
-  public void init(ProcessorContext<String, SpecificRecord> context) {
-    this.context = context;
-    this.failed = failures.open(context);
-    this.states = context.getStateStore(SubnetManagerDetector.STATE_STORE);
-    this.clocks = context.getStateStore(SubnetManagerDetector.CLOCK_STORE);
-    this.buffer = new SmEventBuffer(context.getStateStore(SubnetManagerDetector.BUFFER_STORE));
-    KeyValueStore<String, TrackerState> trackers =
-        context.getStateStore(SubnetManagerDetector.TRACKER_STORE);
-    rules
-        .failover()
-        .forEach(r -> failover.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
-    rules.absent().forEach(r -> absent.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
-    rules.hung().forEach(r -> hung.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
-    rules
-        .unstable()
-        .forEach(r -> unstable.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, trackers)));
+  protected void open() {
+    this.states = context().getStateStore(SubnetManagerDetector.STATE_STORE);
+    this.clocks = context().getStateStore(SubnetManagerDetector.CLOCK_STORE);
+    this.buffer = new SmEventBuffer(context().getStateStore(SubnetManagerDetector.BUFFER_STORE));
+    String trackers = SubnetManagerDetector.TRACKER_STORE;
+    rules.failover().forEach(r -> failover.add(tracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    rules.absent().forEach(r -> absent.add(tracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    rules.hung().forEach(r -> hung.add(tracker(r, FiringPolicy.IMMEDIATE, trackers)));
+    rules.unstable().forEach(r -> unstable.add(tracker(r, FiringPolicy.IMMEDIATE, trackers)));
   }
 
   @Override
-  public void process(Record<String, SmSweep> record) {
+  protected void judge(Record<String, SmSweep> record) {
     SmSweep r = record.value();
-    if (r == null) {
-      return;
+    Lineage lineage = Lineage.of(context());
+    String cluster = r.getCluster();
+    long t = r.getTime().toEpochMilli();
+    SmSourceClocks before = clocks.get(cluster);
+    if (before == null) {
+      before = SmSourceClocks.EMPTY;
     }
-    Lineage lineage = Lineage.of(context);
-    try {
-      String cluster = r.getCluster();
-      long t = r.getTime().toEpochMilli();
-      SmSourceClocks before = clocks.get(cluster);
-      if (before == null) {
-        before = SmSourceClocks.EMPTY;
-      }
-      if (before.released(t)) {
-        // its source lagged more than source_timeout: too late for the order, judged as it comes
-        LOG.debug(
-            "late SM record {} at {} (watermark {}): evaluated on arrival",
-            SmSourceClocks.sourceOf(r),
-            r.getTime(),
-            before.releasedTo());
-        evaluate(r, lineage);
-      } else {
-        buffer.add(r, lineage);
-      }
-      SmSourceClocks after = before.observe(SmSourceClocks.sourceOf(r), t, sourceTimeoutMs);
-      long watermark = after.lowWatermark();
-      if (watermark > before.releasedTo()) {
-        for (BufferedSmEvent e : buffer.releaseUpTo(cluster, watermark)) {
-          advanceTo(cluster, e.time());
-          evaluate(e.record(), e.lineage());
-        }
-        advanceTo(cluster, watermark);
-        after = after.releasedUpTo(watermark);
-      }
-      clocks.put(cluster, after);
-    } catch (RuntimeException e) {
-      // one bad record must not stop detection for the whole partition, nor vanish in a log
-      failed.failed(record, null, e);
+    if (before.released(t)) {
+      // its source lagged more than source_timeout: too late for the order, judged as it comes
+      LOG.debug(
+          "late SM record {} at {} (watermark {}): evaluated on arrival",
+          SmSourceClocks.sourceOf(r),
+          r.getTime(),
+          before.releasedTo());
+      evaluate(r, lineage);
+    } else {
+      buffer.add(r, lineage);
     }
+    SmSourceClocks after = before.observe(SmSourceClocks.sourceOf(r), t, sourceTimeoutMs);
+    long watermark = after.lowWatermark();
+    if (watermark > before.releasedTo()) {
+      for (BufferedSmEvent e : buffer.releaseUpTo(cluster, watermark)) {
+        advanceTo(cluster, e.time());
+        evaluate(e.record(), e.lineage());
+      }
+      advanceTo(cluster, watermark);
+      after = after.releasedUpTo(watermark);
+    }
+    clocks.put(cluster, after);
   }
 
   /** One record, in the cluster's event-time order: its state transition and observations. */
@@ -364,14 +342,5 @@ final class SmDetectorProcessor implements Processor<String, SmSweep, String, Sp
 
   private static String seconds(long ms) {
     return String.format(java.util.Locale.ROOT, "%.1fs", ms / 1000.0);
-  }
-
-  private void forward(Alert alert, long timestamp) {
-    context.forward(new Record<>(alert.getAlertId(), alert, timestamp));
-  }
-
-  @Override
-  public void close() {
-    failed.close();
   }
 }

@@ -1,16 +1,13 @@
 package io.fabricpulse.streams.detect.sm;
 
-import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.SmSweep;
-import io.fabricpulse.streams.alerts.AlertSinks;
-import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -69,21 +66,19 @@ public final class SubnetManagerDetector {
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     SmRules smRules = SmRules.from(rules);
     KStream<String, SmSweep> sm = inputs.stream(inputs.topics().sm(), SmSweep.class);
-    DetectorFailures failures = DetectorFailures.of(inputs, "sm", PROCESSOR);
-    KStream<String, SpecificRecord> out =
+    DetectorProcessor.addAlerting(
+        inputs,
+        "sm",
+        PROCESSOR,
         sm.filter((key, r) -> r != null, Named.as("sm-non-null"))
             .selectKey((key, r) -> r.getCluster(), Named.as("sm-key-by-cluster"))
             .repartition(
                 Repartitioned.with(Serdes.String(), inputs.serdes().value(SmSweep.class))
-                    .withName(BY_CLUSTER))
-            .process(
-                () -> new SmDetectorProcessor(smRules, failures),
-                Named.as(PROCESSOR),
-                BUFFER_STORE,
-                CLOCK_STORE,
-                STATE_STORE,
-                TRACKER_STORE);
-    KStream<String, Alert> alerts = failures.routeDeadLetters(out, Alert.class);
-    AlertSinks.addTo(alerts, "sm", inputs.topics(), inputs.serdes().alert());
+                    .withName(BY_CLUSTER)),
+        failures -> new SmDetectorProcessor(smRules, failures),
+        BUFFER_STORE,
+        CLOCK_STORE,
+        STATE_STORE,
+        TRACKER_STORE);
   }
 }

@@ -6,17 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.AlertState;
-import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.testing.DetectorDriver;
-import io.fabricpulse.streams.testing.RepoPaths;
+import io.fabricpulse.streams.testing.DetectorStories;
 import io.fabricpulse.streams.testing.RoceRates;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Incident stories for ECN_MISCONFIG, ECN_NOT_EFFECTIVE and LOSSLESS_DROP on NICs whose counters
@@ -25,20 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  * names {@code prio3_rx_pause_duration}, {@code in_discards}). The counters carry the meaning the
  * rate stage gives them (the test builders use the same classifier), with the shipped rules.
  */
-class LosslessHealthOnIceAndLegacyMlx5Test {
+class LosslessHealthOnIceAndLegacyMlx5Test extends DetectorStories {
 
   private static final String ICE_NETDEV = "ens801f0";
   private static final String IRDMA = "irdma0";
   private static final String LEGACY_NETDEV = "eth2";
-
-  private static RuleSet defaults;
-
-  @TempDir Path stateDir;
-
-  @BeforeAll
-  static void loadDefaultRules() throws Exception {
-    defaults = RuleSet.load(RepoPaths.alertRules());
-  }
 
   private DetectorDriver driver(TestInfo info) {
     return new DetectorDriver(

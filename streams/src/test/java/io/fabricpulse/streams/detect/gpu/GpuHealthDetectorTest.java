@@ -1,7 +1,6 @@
 package io.fabricpulse.streams.detect.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,8 +25,8 @@ import io.fabricpulse.streams.rules.Rule;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.rules.Selectors;
 import io.fabricpulse.streams.rules.Thresholds;
-import io.fabricpulse.streams.testing.RawDetectorDriver;
-import io.fabricpulse.streams.testing.RepoPaths;
+import io.fabricpulse.streams.testing.DetectorDriver;
+import io.fabricpulse.streams.testing.DetectorStories;
 import io.fabricpulse.streams.testing.Samples;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,31 +39,21 @@ import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Incident stories for the GPU detectors, with the shipped alert-rules/ defaults. */
-class GpuHealthDetectorTest {
+class GpuHealthDetectorTest extends DetectorStories {
 
   private static final Instant T0 = Instant.parse("2025-03-10T06:00:00Z");
   private static final String PCI3 = "00000000:9B:00.0";
-  private static RuleSet defaults;
 
-  @TempDir Path stateDir;
-
-  @BeforeAll
-  static void loadDefaultRules() throws Exception {
-    defaults = RuleSet.load(RepoPaths.alertRules());
-  }
-
-  private RawDetectorDriver driver(TestInfo info) {
+  private DetectorDriver driver(TestInfo info) {
     return driver(info, stateDir, "gpu-" + info.getDisplayName());
   }
 
-  private static RawDetectorDriver driver(TestInfo info, Path dir, String scope) {
-    return new RawDetectorDriver("gpu-test", GpuHealthDetector::addTo, defaults, dir, scope, T0);
+  private static DetectorDriver driver(TestInfo info, Path dir, String scope) {
+    return new DetectorDriver("gpu-test", GpuHealthDetector::addTo, defaults, dir, scope, T0);
   }
 
   private static Instant at(int second) {
@@ -118,7 +107,7 @@ class GpuHealthDetectorTest {
 
   @Test
   void uncorrectableEccPlusOneOnGpu3OfGpu017WithXid48IsOneCriticalAlert(TestInfo info) {
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       for (int s = 0; s <= 20; s += 10) {
         d.pipe(gpu3(s).build());
       }
@@ -158,7 +147,7 @@ class GpuHealthDetectorTest {
 
   @Test
   void counterIncreaseBeforeTheXidIsStillOneAlert(TestInfo info) {
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       d.pipe(gpu3(0).build());
       d.pipe(gpu3(10).setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L).build());
       d.pipe(xid(12, "PCI:0000:9b:00", null, 48, "pid=4242, name=python, Ch 00000010"));
@@ -193,7 +182,7 @@ class GpuHealthDetectorTest {
     assertEquals(63, remap.getXid());
     assertTrue(pending.get(0).getRemappedRowsPending());
     assertEquals("00000000:10:1C.0", pending.get(0).getPciBusId());
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       // before the fault: the same GPU, healthy (learns PCI 10:1c = GPU 0)
       GpuEcc before =
           GpuEcc.newBuilder(pending.get(0)).setTime(at(0)).setRemappedRowsPending(false).build();
@@ -214,7 +203,7 @@ class GpuHealthDetectorTest {
 
   @Test
   void correctedEccGrowingTwoPerMinuteIsGpuEccAging(TestInfo info) {
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       for (int m = 0; m <= 20; m++) {
         long corrected = 500 + 2L * m;
         d.pipe(
@@ -237,7 +226,7 @@ class GpuHealthDetectorTest {
 
   @Test
   void ninetyTwoDegreesForTwoMinutesIsGpuHotButThirtySecondsIsNot(TestInfo info) {
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       for (int s = 0; s <= 30; s += 10) {
         d.pipe(gpu3(s).setTemperatureGpu(92).build());
       }
@@ -284,8 +273,8 @@ class GpuHealthDetectorTest {
             "<code>");
     List<Rule> rules = new ArrayList<>(defaults.all());
     rules.add(broken);
-    try (RawDetectorDriver d =
-        new RawDetectorDriver(
+    try (DetectorDriver d =
+        new DetectorDriver(
             "gpu-test", GpuHealthDetector::addTo, RuleSet.of(rules), stateDir, "gpu-dlq", T0)) {
       List<GpuEcc> samples = new ArrayList<>();
       for (int s = 100; s <= 220; s += 10) {
@@ -345,7 +334,7 @@ class GpuHealthDetectorTest {
    */
   @Test
   void aPunctuationThatThrowsLeavesADeadLetterAndGpuHotStillFires(TestInfo info) {
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       d.pipe(gpu3(0).build());
       d.pipe(xid(10, "PCI:0000:9b:00", null, 79, "GPU has fallen off the bus."));
       var counts = d.driver.<String, String>getKeyValueStore(GpuHealthDetector.XID_COUNT_STORE);
@@ -385,7 +374,7 @@ class GpuHealthDetectorTest {
 
   @Test
   void theShippedRulesLeaveNoDeadLetter(TestInfo info) {
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       for (int s = 0; s <= 300; s += 10) {
         d.pipe(gpu3(s).setTemperatureGpu(s >= 100 && s <= 220 ? 92 : 55).build());
       }
@@ -400,7 +389,7 @@ class GpuHealthDetectorTest {
     String csv = "nvsmi/nvgpuexp-h100-query-gpu-ecc-csv.txt";
     String q = "nvsmi/gpud-nvidia-smi-q-8xh100-535.161.08.txt";
     NodeIdentity node = new NodeIdentity("c1", "h100-01", "boot-1");
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       for (int s = 0; s <= 300; s += 30) {
         SampleContext context = SampleContext.of(node, at(s));
         List<GpuEcc> csvRecords =
@@ -425,7 +414,7 @@ class GpuHealthDetectorTest {
 
   @Test
   void xid79RepeatedFiveTimesIsOneAlertWithCountFive(TestInfo info) {
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       d.pipe(gpu3(0).build());
       for (int i = 0; i < 5; i++) {
         d.pipe(xid(10 + i * 30, "PCI:0000:9b:00", null, 79, "GPU has fallen off the bus."));
@@ -463,7 +452,7 @@ class GpuHealthDetectorTest {
                 name)
             .records();
     assertEquals(List.of(43, 43, 31, 94), xids.stream().map(GpuXid::getXid).toList());
-    try (RawDetectorDriver d = driver(info)) {
+    try (DetectorDriver d = driver(info)) {
       xids.forEach(d::pipe);
       List<Alert> fired = firing(d.readAlerts());
       assertEquals(3, fired.size(), fired.toString());
@@ -484,7 +473,7 @@ class GpuHealthDetectorTest {
     List<KeyValue<String, GpuHistory>> history = new ArrayList<>();
     List<KeyValue<String, String>> counts = new ArrayList<>();
     Alert fired;
-    try (RawDetectorDriver d1 = driver(info)) {
+    try (DetectorDriver d1 = driver(info)) {
       d1.pipe(gpu3(0).build());
       d1.pipe(gpu3(10).setEccUncorrectedAggregate(2L).setEccUncorrectedVolatile(2L).build());
       d1.pipe(xid(12, "PCI:0000:9b:00", 3, 79, "GPU has fallen off the bus."));
@@ -498,7 +487,7 @@ class GpuHealthDetectorTest {
       counts.addAll(
           d1.changelog(GpuHealthDetector.XID_COUNT_STORE, Serdes.String().deserializer()));
     }
-    try (RawDetectorDriver d2 = driver(info)) {
+    try (DetectorDriver d2 = driver(info)) {
       d2.restore(GpuHealthDetector.TRACKER_STORE, trackers);
       d2.restore(GpuHealthDetector.HISTORY_STORE, history);
       d2.restore(GpuHealthDetector.XID_COUNT_STORE, counts);
@@ -520,7 +509,7 @@ class GpuHealthDetectorTest {
   void theSameInputTwiceGivesIdenticalAlerts(TestInfo info) {
     List<List<TestRecord<String, Alert>>> runs = new ArrayList<>();
     for (int run = 0; run < 2; run++) {
-      try (RawDetectorDriver d = driver(info, stateDir.resolve("run" + run), "gpu-det-" + run)) {
+      try (DetectorDriver d = driver(info, stateDir.resolve("run" + run), "gpu-det-" + run)) {
         for (int s = 0; s <= 500; s += 10) {
           GpuEcc.Builder b = gpu3(s).setTemperatureGpu(s >= 100 && s < 200 ? 90 : 60);
           if (s >= 50) {
@@ -541,9 +530,9 @@ class GpuHealthDetectorTest {
 
   @Test
   void everyProcessorStoreAndInternalTopicHasAnExplicitName(TestInfo info) {
-    try (RawDetectorDriver d = driver(info)) {
-      String described = d.topology.describe().toString();
-      for (String name :
+    try (DetectorDriver d = driver(info)) {
+      assertNamed(
+          d.topology,
           List.of(
               "source-fabric-raw-gpu",
               "source-fabric-raw-xid",
@@ -559,10 +548,7 @@ class GpuHealthDetectorTest {
               "gpu-to-alerts-active",
               "gpu-dead-letters-only",
               "gpu-dead-letters-cast",
-              "gpu-sink-dlq")) {
-        assertTrue(described.contains(name), name + " missing in\n" + described);
-      }
-      assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);
+              "gpu-sink-dlq"));
     }
   }
 }

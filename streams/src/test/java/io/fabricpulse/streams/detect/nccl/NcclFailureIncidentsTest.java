@@ -8,17 +8,13 @@ import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.AlertState;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.Severity;
-import io.fabricpulse.streams.rules.RuleSet;
-import io.fabricpulse.streams.testing.RepoPaths;
-import java.nio.file.Path;
+import io.fabricpulse.streams.testing.DetectorStories;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,16 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * threads (cited next to each). Every record's time is the timestamp its line carries; a line
  * without one gets the time the collector read it, stated in the story.
  */
-class NcclFailureIncidentsTest {
-
-  private static RuleSet defaults;
-
-  @TempDir Path stateDir;
-
-  @BeforeAll
-  static void loadDefaultRules() throws Exception {
-    defaults = RuleSet.load(RepoPaths.alertRules());
-  }
+class NcclFailureIncidentsTest extends DetectorStories {
 
   private NcclDriver driver(TestInfo info) {
     return new NcclDriver(defaults, stateDir, "nccl-failure-" + info.getDisplayName());

@@ -9,11 +9,9 @@ import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.rules.Detector;
-import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DetectorStories;
 import io.fabricpulse.streams.testing.PfcRates;
-import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,10 +31,8 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The propagation stage merges the storm records of several port-stage tasks (one per fabric.rates
@@ -46,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ticks), give each node its own task as fabric.rates partitions would, and feed the propagation
  * stage alone with them in several arrival orders: the pages must not depend on the order.
  */
-class PausePropagationArrivalOrderTest {
+class PausePropagationArrivalOrderTest extends DetectorStories {
 
   private static final String NIC = "ens1f0np0";
   private static final String REPARTITION =
@@ -57,15 +53,6 @@ class PausePropagationArrivalOrderTest {
   /** The node each simulated port-stage task serves (its fabric.rates partition). */
   private static final Map<String, String> SOURCE_OF_NODE =
       Map.of("gpu007", "fabric.rates-0", "gpu008", "fabric.rates-1", "gpu009", "fabric.rates-2");
-
-  private static RuleSet defaults;
-
-  @TempDir Path stateDir;
-
-  @BeforeAll
-  static void loadDefaultRules() throws Exception {
-    defaults = RuleSet.load(RepoPaths.alertRules());
-  }
 
   private static Instant at(int second) {
     return Instant.ofEpochMilli(PfcRates.T0 + second * 1000L);

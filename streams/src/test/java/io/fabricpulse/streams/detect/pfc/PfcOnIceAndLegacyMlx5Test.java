@@ -7,16 +7,12 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.AlertState;
 import io.fabricpulse.avro.RateTag;
-import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DetectorStories;
 import io.fabricpulse.streams.testing.PfcRates;
-import io.fabricpulse.streams.testing.RepoPaths;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Incident stories for PAUSE_STORM and PFC_MISCONFIG on NICs whose ethtool names are not modern
@@ -24,18 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
  * and an Intel E810 (ice: {@code tx_priority_0_xoff.nic}, Intel's 800 Series flow control guide).
  * The rates carry the meaning the rate stage gives them (PfcRates uses the same classifier).
  */
-class PfcOnIceAndLegacyMlx5Test {
+class PfcOnIceAndLegacyMlx5Test extends DetectorStories {
 
   private static final String LEGACY_NETDEV = "eth2";
   private static final String ICE_NETDEV = "ens801f0";
-  private static RuleSet defaults;
-
-  @TempDir Path stateDir;
-
-  @BeforeAll
-  static void loadDefaultRules() throws Exception {
-    defaults = RuleSet.load(RepoPaths.alertRules());
-  }
 
   private PfcDriver driver(TestInfo info) {
     return new PfcDriver(defaults, stateDir, "pfc-other-" + info.getDisplayName());

@@ -1,0 +1,43 @@
+package io.fabricpulse.streams.testing;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabricpulse.streams.rules.RuleSet;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.streams.Topology;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the incident-story tests of every detector family share: the shipped alert-rules/ defaults,
+ * a fresh state directory per test, and the check that a topology names everything it creates.
+ */
+public abstract class DetectorStories {
+
+  /** The rules of alert-rules/, as shipped. */
+  protected static RuleSet defaults;
+
+  /** The test's own state directory (stores of its TopologyTestDriver). */
+  @TempDir protected Path stateDir;
+
+  @BeforeAll
+  static void loadDefaultRules() throws Exception {
+    defaults = RuleSet.load(RepoPaths.alertRules());
+  }
+
+  /**
+   * Asserts that {@code topology} has every one of {@code names} (processors, stores, internal
+   * topics) and no generated name ({@code KSTREAM-...-0000000001}), which would change whenever the
+   * topology does and orphan its state.
+   */
+  protected static String assertNamed(Topology topology, List<String> names) {
+    String described = topology.describe().toString();
+    for (String name : names) {
+      assertTrue(described.contains(name), name + " missing in\n" + described);
+    }
+    assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);
+    return described;
+  }
+}
