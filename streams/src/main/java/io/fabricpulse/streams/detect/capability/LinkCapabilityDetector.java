@@ -1,22 +1,17 @@
 package io.fabricpulse.streams.detect.capability;
 
-import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.FabricLink;
-import io.fabricpulse.streams.alerts.AlertSinks;
-import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.Rule;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Named;
 
 /**
  * LINK_BELOW_CAPABILITY over fabric.topology: a link whose active width or speed is below what both
@@ -57,15 +52,13 @@ public final class LinkCapabilityDetector {
     inputs.addStore(LINK_STORE, Serdes.String());
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     List<Rule> enabled = rules.enabledFor(Detector.LINK_BELOW_CAPABILITY);
-    DetectorFailures failures = DetectorFailures.of(inputs, MODULE_NAME, PROCESSOR);
-    KStream<String, SpecificRecord> out =
-        inputs.stream(inputs.topics().topology(), FabricLink.class)
-            .process(
-                () -> new LinkCapabilityProcessor(enabled, failures),
-                Named.as(PROCESSOR),
-                LINK_STORE,
-                TRACKER_STORE);
-    KStream<String, Alert> alerts = failures.routeDeadLetters(out, Alert.class);
-    AlertSinks.addTo(alerts, MODULE_NAME, inputs.topics(), inputs.serdes().alert());
+    DetectorProcessor.addAlerting(
+        inputs,
+        MODULE_NAME,
+        PROCESSOR,
+        inputs.stream(inputs.topics().topology(), FabricLink.class),
+        failures -> new LinkCapabilityProcessor(enabled, failures),
+        LINK_STORE,
+        TRACKER_STORE);
   }
 }

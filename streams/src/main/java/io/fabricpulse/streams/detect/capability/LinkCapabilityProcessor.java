@@ -12,16 +12,13 @@ import io.fabricpulse.streams.alerts.FiringPolicy;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Rule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -32,42 +29,42 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * host's own link alerts) or end_a of a switch-to-switch link; labels {@code peer}, {@code
  * peer_node}, {@code peer_guid}, {@code peer_port} name the other end.
  */
-final class LinkCapabilityProcessor
-    implements Processor<String, FabricLink, String, SpecificRecord> {
+final class LinkCapabilityProcessor extends DetectorProcessor<FabricLink> {
 
   private final List<Rule> rules;
-  private final DetectorFailures failures;
   private final List<AlertTracker> trackers = new ArrayList<>();
-  private ProcessorContext<String, SpecificRecord> context;
-  private DetectorFailures.Task failed;
   private KeyValueStore<String, String> links;
 
   LinkCapabilityProcessor(List<Rule> rules, DetectorFailures failures) {
+    super(failures);
     this.rules = rules;
-    this.failures = failures;
   }
 
   @Override
-  public void init(ProcessorContext<String, SpecificRecord> context) {
-    this.context = context;
-    this.failed = failures.open(context);
-    links = context.getStateStore(LinkCapabilityDetector.LINK_STORE);
-    KeyValueStore<String, TrackerState> store =
-        context.getStateStore(LinkCapabilityDetector.TRACKER_STORE);
-    rules.forEach(r -> trackers.add(new AlertTracker(r, FiringPolicy.IMMEDIATE, store)));
+  protected void open() {
+    links = context().getStateStore(LinkCapabilityDetector.LINK_STORE);
+    rules.forEach(
+        r ->
+            trackers.add(tracker(r, FiringPolicy.IMMEDIATE, LinkCapabilityDetector.TRACKER_STORE)));
+  }
+
+  /** A tombstone: the sweep no longer sees the link, which is clean from then on. */
+  @Override
+  protected void marker(Record<String, FabricLink> record) {
+    judge(record);
   }
 
   @Override
-  public void process(Record<String, FabricLink> record) {
+  protected void judge(Record<String, FabricLink> record) {
     String linkId = record.key();
     if (linkId == null) {
       return;
     }
-    Lineage lineage = Lineage.of(context);
+    Lineage lineage = Lineage.of(context());
     FabricLink link = record.value();
     String previous = links.get(linkId);
     for (AlertTracker tracker : trackers) {
-      failed.guard(
+      guard(
           record,
           tracker.rule().id(),
           () -> {
@@ -201,11 +198,6 @@ final class LinkCapabilityProcessor
   }
 
   private void forward(Optional<Alert> alert, long timestamp) {
-    alert.ifPresent(a -> context.forward(new Record<>(a.getAlertId(), a, timestamp)));
-  }
-
-  @Override
-  public void close() {
-    failed.close();
+    alert.ifPresent(a -> forward(a, timestamp));
   }
 }

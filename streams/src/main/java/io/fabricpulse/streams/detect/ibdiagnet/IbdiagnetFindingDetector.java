@@ -1,21 +1,16 @@
 package io.fabricpulse.streams.detect.ibdiagnet;
 
-import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.FabricFindings;
-import io.fabricpulse.streams.alerts.AlertSinks;
-import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Named;
 
 /**
  * IBDIAGNET_FINDING: a line of an ibdiagnet run's log (fabric.raw.ibdiagnet, one FabricFindings per
@@ -57,15 +52,13 @@ public final class IbdiagnetFindingDetector {
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     List<FindingCheck> checks =
         rules.enabledFor(Detector.IBDIAGNET_FINDING).stream().map(FindingCheck::new).toList();
-    DetectorFailures failures = DetectorFailures.of(inputs, MODULE_NAME, PROCESSOR);
-    KStream<String, SpecificRecord> out =
-        inputs.stream(inputs.topics().ibdiagnet(), FabricFindings.class)
-            .process(
-                () -> new IbdiagnetFindingProcessor(checks, failures),
-                Named.as(PROCESSOR),
-                REPORTED_STORE,
-                TRACKER_STORE);
-    KStream<String, Alert> alerts = failures.routeDeadLetters(out, Alert.class);
-    AlertSinks.addTo(alerts, MODULE_NAME, inputs.topics(), inputs.serdes().alert());
+    DetectorProcessor.addAlerting(
+        inputs,
+        MODULE_NAME,
+        PROCESSOR,
+        inputs.stream(inputs.topics().ibdiagnet(), FabricFindings.class),
+        failures -> new IbdiagnetFindingProcessor(checks, failures),
+        REPORTED_STORE,
+        TRACKER_STORE);
   }
 }

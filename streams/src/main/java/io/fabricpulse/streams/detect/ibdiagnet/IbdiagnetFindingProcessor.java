@@ -9,15 +9,12 @@ import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
-import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.detect.DetectorProcessor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -29,42 +26,32 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * its collector is ignored. A rule that throws leaves a dead letter; the others still judge the
  * run.
  */
-final class IbdiagnetFindingProcessor
-    implements Processor<String, FabricFindings, String, SpecificRecord> {
+final class IbdiagnetFindingProcessor extends DetectorProcessor<FabricFindings> {
 
   private final List<FindingCheck> checks;
-  private final DetectorFailures failures;
   private final List<AlertTracker> trackers = new ArrayList<>();
-  private ProcessorContext<String, SpecificRecord> context;
-  private DetectorFailures.Task failed;
   private KeyValueStore<String, String> reported;
 
   IbdiagnetFindingProcessor(List<FindingCheck> checks, DetectorFailures failures) {
+    super(failures);
     this.checks = checks;
-    this.failures = failures;
   }
 
   @Override
-  public void init(ProcessorContext<String, SpecificRecord> context) {
-    this.context = context;
-    this.failed = failures.open(context);
-    reported = context.getStateStore(IbdiagnetFindingDetector.REPORTED_STORE);
-    KeyValueStore<String, TrackerState> store =
-        context.getStateStore(IbdiagnetFindingDetector.TRACKER_STORE);
-    checks.forEach(c -> trackers.add(new AlertTracker(c.rule(), c.policy(), store)));
+  protected void open() {
+    reported = context().getStateStore(IbdiagnetFindingDetector.REPORTED_STORE);
+    checks.forEach(
+        c -> trackers.add(tracker(c.rule(), c.policy(), IbdiagnetFindingDetector.TRACKER_STORE)));
   }
 
   @Override
-  public void process(Record<String, FabricFindings> record) {
+  protected void judge(Record<String, FabricFindings> record) {
     FabricFindings run = record.value();
-    if (run == null) {
-      return;
-    }
-    Lineage lineage = Lineage.of(context);
+    Lineage lineage = Lineage.of(context());
     for (int i = 0; i < checks.size(); i++) {
       FindingCheck check = checks.get(i);
       AlertTracker tracker = trackers.get(i);
-      failed.guard(record, check.rule().id(), () -> judge(check, tracker, run, lineage, record));
+      guard(record, check.rule().id(), () -> judge(check, tracker, run, lineage, record));
     }
   }
 
@@ -153,11 +140,6 @@ final class IbdiagnetFindingProcessor
   }
 
   private void forward(Optional<Alert> alert, long timestamp) {
-    alert.ifPresent(a -> context.forward(new Record<>(a.getAlertId(), a, timestamp)));
-  }
-
-  @Override
-  public void close() {
-    failed.close();
+    alert.ifPresent(a -> forward(a, timestamp));
   }
 }
