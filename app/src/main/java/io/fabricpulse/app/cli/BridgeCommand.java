@@ -1,5 +1,6 @@
 package io.fabricpulse.app.cli;
 
+import io.fabricpulse.app.run.AliveFile;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.bridges.Bridges;
 import io.fabricpulse.bridges.DryRun;
@@ -31,6 +32,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine.Command;
@@ -177,6 +181,16 @@ public final class BridgeCommand implements Runnable {
         description = "Consumer group and transactional id (default fabricpulse-bridge-TYPE).")
     String groupId;
 
+    @Option(
+        names = "--alive-file",
+        paramLabel = "FILE",
+        description = {
+          "Rewrite FILE whenever the bridge committed to Kafka",
+          "(its counters at least every 10 s), for a health check",
+          "on its age."
+        })
+    Path aliveFile;
+
     /** The running bridge; {@code close()} (SIGTERM, or a test) stops it. */
     volatile AlertBridge bridge;
 
@@ -257,9 +271,13 @@ public final class BridgeCommand implements Runnable {
       }
       out.printf("delivering %s; Ctrl-C or SIGTERM stops%n", FabricTopics.ALERTS);
       out.flush();
+      ScheduledExecutorService aliveTimer = aliveFile == null ? null : aliveTimer(bridge);
       try {
         bridge.run();
       } finally {
+        if (aliveTimer != null) {
+          aliveTimer.shutdownNow();
+        }
         try {
           Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -267,6 +285,35 @@ public final class BridgeCommand implements Runnable {
         }
       }
       return ExitCodes.OK;
+    }
+
+    /**
+     * Every 2 s: when the bridge committed a transaction since the last look (its loop runs and
+     * Kafka takes its writes), rewrite the alive file.
+     */
+    private ScheduledExecutorService aliveTimer(AlertBridge running) {
+      AliveFile alive = new AliveFile(aliveFile);
+      ScheduledExecutorService timer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "bridge-alive-file");
+                t.setDaemon(true);
+                return t;
+              });
+      long[] seen = {0};
+      var unused =
+          timer.scheduleWithFixedDelay(
+              () -> {
+                long committed = running.transactionsCommitted();
+                if (committed > seen[0]) {
+                  seen[0] = committed;
+                  alive.touch(Instant.now());
+                }
+              },
+              0,
+              2,
+              TimeUnit.SECONDS);
+      return timer;
     }
 
     private int dryRun(BridgeConfig loaded, PrintWriter out, PrintWriter err) throws IOException {

@@ -63,6 +63,7 @@ class BridgeCommandIT {
               "    key_file: wecom.key",
               "    routes: [{}]",
               ""));
+      Path alive = config.resolveSibling("bridge-alive");
       BridgeCommand.Wecom command = new BridgeCommand.Wecom();
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
@@ -75,7 +76,8 @@ class BridgeCommandIT {
                   cli.execute(
                       "--config", config.toString(),
                       "--bootstrap-servers", broker.bootstrapServers(),
-                      "--schema-registry-url", registry));
+                      "--schema-registry-url", registry,
+                      "--alive-file", alive.toString()));
       try {
         AvroSerializer<Alert> serializer = new AvroSerializer<>();
         serializer.configure(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registry), false);
@@ -102,6 +104,11 @@ class BridgeCommandIT {
                 < 3
             && !exit.isDone()) {
           assertTrue(System.nanoTime() < deadline, "not delivered: " + out + err);
+          LockSupport.parkNanos(50_000_000L);
+        }
+        // the deliveries were committed to Kafka, so the health check's file appears
+        while (!Files.exists(alive)) {
+          assertTrue(System.nanoTime() < deadline, "no alive file: " + out + err);
           LockSupport.parkNanos(50_000_000L);
         }
       } finally {

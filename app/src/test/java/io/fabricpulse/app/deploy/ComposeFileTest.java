@@ -160,10 +160,15 @@ class ComposeFileTest {
   @Test
   @SuppressWarnings("unchecked")
   void theServicesHaveRealHealthChecksAndTheBridgesAreAProfileOffByDefault() {
-    for (String service : List.of("streams", "sink", "collect")) {
+    for (String service :
+        List.of("streams", "sink", "collect", "bridge-wecom", "bridge-dingtalk")) {
       Map<String, Object> s = services.get(service);
       assertTrue(s.containsKey("healthcheck"), service + " has no health check");
-      assertTrue(!s.containsKey("profiles"), service + " must run by default");
+      assertEquals(
+          !service.startsWith("bridge-"),
+          !s.containsKey("profiles"),
+          service
+              + (service.startsWith("bridge-") ? " must be in a profile" : " must run by default"));
       List<String> command = (List<String>) s.get("command");
       String check =
           String.join(" ", (List<String>) ((Map<String, Object>) s.get("healthcheck")).get("test"));

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -85,6 +86,7 @@ public final class AlertBridge implements Runnable, AutoCloseable {
   private final AvroDeserializer<Alert> decoder = new AvroDeserializer<>(Alert.class);
   private final AvroSerializer<DeadLetter> deadLetters = new AvroSerializer<>();
   private final AvroSerializer<BridgeCounters> counters = new AvroSerializer<>();
+  private final AtomicLong transactionsCommitted = new AtomicLong();
   private final Clock clock;
 
   /** Per partition: offsets still waiting for some robot, and which robots. */
@@ -216,7 +218,17 @@ public final class AlertBridge implements Runnable, AutoCloseable {
       producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
     }
     producer.commitTransaction();
+    transactionsCommitted.incrementAndGet();
     offsets.forEach((tp, o) -> committed.put(tp, o.offset()));
+  }
+
+  /**
+   * Transactions the bridge's loop has committed to Kafka: deliveries, give-ups and at least the
+   * robots' counters every {@link #COUNTERS_EVERY}, so a healthy bridge commits one that often
+   * (what {@code bridge --alive-file} records).
+   */
+  public long transactionsCommitted() {
+    return transactionsCommitted.get();
   }
 
   /** One line per robot whose counters changed, at most every {@link #METRICS_EVERY}. */
