@@ -7,14 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.DeadLetter;
+import io.fabricpulse.avro.FabricFindings;
+import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.NodeRates;
+import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.SmSweep;
 import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.SimulatedAgents;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
+import io.fabricpulse.schemas.SampleRecords;
 import io.fabricpulse.schemas.serde.AvroSerde;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
@@ -199,52 +203,58 @@ class CorruptInputTest {
       long lastSecond = WINDOW.toSeconds();
       for (long s = 0; s <= lastSecond; s++) {
         Instant now = START.plusSeconds(s);
+        List<Map.Entry<String, SpecificRecord>> due = new ArrayList<>();
         for (SimulatedAgents.HostRecords host : agents.collect(now)) {
-          String key = host.identity().key();
-          for (SpecificRecord r : host.records()) {
-            TopicSpec topic = topicOf(topics, r);
-            byte[] bytes = serializer(r, registry).serialize(topic.name(), r);
-            long time = timeOf(r);
-            inputs.get(topic.name()).pipeInput(key, bytes, time);
-            offsets.merge(topic.name(), 1L, Long::sum);
-            lastGood.put(topic.name(), bytes);
-            run.good++;
-            // drain fabric.rates as it is written: its offsets count the topology's own records
-            ratesOut.readRecordsToList().forEach(o -> ratesWritten.add(o.value()));
-            offsets.put(topics.rates().name(), (long) ratesWritten.size() + badOn(run, topics));
-            if (!corrupt) {
-              continue;
-            }
-            long n = goodOnTopic.merge(topic.name(), 1L, Long::sum);
-            // every kind after a topic's first good record, then one bad record in EVERY
-            List<BadKind> kinds =
-                n == 1
-                    ? List.of(BadKind.values())
-                    : n % EVERY == 0
-                        ? List.of(BadKind.values()[(int) (n / EVERY) % BadKind.values().length])
-                        : List.of();
-            // on this topic, and on fabric.rates once it has a rates record
-            List<String> targets = new ArrayList<>(List.of(topic.name()));
-            if (!ratesWritten.isEmpty()) {
-              lastGood.put(topics.rates().name(), ratesWritten.get(ratesWritten.size() - 1));
-              targets.add(topics.rates().name());
-            }
-            for (BadKind kind : kinds) {
-              for (String target : targets) {
-                byte[] bad =
-                    badValue(
-                        kind,
-                        target,
-                        lastGood.get(target),
-                        specs.get(target).valueType() == SmSweep.class
-                            ? gpuSamples.serialize(target, gpuSample(now))
-                            : smSweeps.serialize(target, smSweep(now)),
-                        random);
-                long offset = offsets.getOrDefault(target, 0L);
-                inputs.get(target).pipeInput(key, bad, time);
-                offsets.put(target, offset + 1);
-                run.bad.add(new Bad(kind.name(), target, offset, key, bad));
-              }
+          host.records().forEach(r -> due.add(Map.entry(host.identity().key(), r)));
+        }
+        if (s == 1) {
+          due.addAll(fabricRecords(now));
+        }
+        for (Map.Entry<String, SpecificRecord> entry : due) {
+          String key = entry.getKey();
+          SpecificRecord r = entry.getValue();
+          TopicSpec topic = topicOf(topics, r);
+          byte[] bytes = serializer(r, registry).serialize(topic.name(), r);
+          long time = timeOf(r);
+          inputs.get(topic.name()).pipeInput(key, bytes, time);
+          offsets.merge(topic.name(), 1L, Long::sum);
+          lastGood.put(topic.name(), bytes);
+          run.good++;
+          // drain fabric.rates as it is written: its offsets count the topology's own records
+          ratesOut.readRecordsToList().forEach(o -> ratesWritten.add(o.value()));
+          offsets.put(topics.rates().name(), (long) ratesWritten.size() + badOn(run, topics));
+          if (!corrupt) {
+            continue;
+          }
+          long n = goodOnTopic.merge(topic.name(), 1L, Long::sum);
+          // every kind after a topic's first good record, then one bad record in EVERY
+          List<BadKind> kinds =
+              n == 1
+                  ? List.of(BadKind.values())
+                  : n % EVERY == 0
+                      ? List.of(BadKind.values()[(int) (n / EVERY) % BadKind.values().length])
+                      : List.of();
+          // on this topic, and on fabric.rates once it has a rates record
+          List<String> targets = new ArrayList<>(List.of(topic.name()));
+          if (!ratesWritten.isEmpty()) {
+            lastGood.put(topics.rates().name(), ratesWritten.get(ratesWritten.size() - 1));
+            targets.add(topics.rates().name());
+          }
+          for (BadKind kind : kinds) {
+            for (String target : targets) {
+              byte[] bad =
+                  badValue(
+                      kind,
+                      target,
+                      lastGood.get(target),
+                      specs.get(target).valueType() == SmSweep.class
+                          ? gpuSamples.serialize(target, gpuSample(now))
+                          : smSweeps.serialize(target, smSweep(now)),
+                      random);
+              long offset = offsets.getOrDefault(target, 0L);
+              inputs.get(target).pipeInput(key, bad, time);
+              offsets.put(target, offset + 1);
+              run.bad.add(new Bad(kind.name(), target, offset, key, bad));
             }
           }
         }
@@ -327,13 +337,43 @@ class CorruptInputTest {
         .toString();
   }
 
+  /**
+   * One good record for each of the fabric side's topics, which the host simulator does not feed: a
+   * cable of fabric.topology, an ibdiagnet run and a switch's perfquery sweep (the schemas' sample
+   * records, at {@code now}).
+   */
+  private static List<Map.Entry<String, SpecificRecord>> fabricRecords(Instant now) {
+    FabricLink link = SampleRecords.fabricLink();
+    link.setTime(now);
+    FabricFindings run =
+        FabricFindings.newBuilder(SampleRecords.fabricFindings())
+            .setCluster("demo")
+            .setRunTime(now)
+            .build();
+    NodeCounters sweep =
+        NodeCounters.newBuilder(SampleRecords.nodeCounters())
+            .setCluster("demo")
+            .setNode("leaf01")
+            .setSource(RateSource.PERFQUERY)
+            .setTime(now)
+            .build();
+    return List.of(
+        Map.entry(link.getLinkId(), link),
+        Map.entry("demo/" + run.getObservedBy(), run),
+        Map.entry("demo/leaf01", sweep));
+  }
+
   private static TopicSpec topicOf(FabricTopics topics, SpecificRecord r) {
     if (r instanceof NodeCounters node) {
       return switch (node.getSource()) {
         case PFC -> topics.pfc();
         case ECN -> topics.ecn();
+        case PERFQUERY -> topics.switchCounters();
         default -> topics.portCounters();
       };
+    }
+    if (r instanceof FabricLink) {
+      return topics.topology();
     }
     for (TopicSpec spec : topics.raw()) {
       if (spec.valueType().isInstance(r)) {
@@ -349,6 +389,9 @@ class CorruptInputTest {
   }
 
   private static long timeOf(SpecificRecord r) {
+    if (r instanceof FabricFindings run) {
+      return run.getRunTime().toEpochMilli();
+    }
     Object time = r.get(r.getSchema().getField("time").pos());
     return time instanceof Instant i ? i.toEpochMilli() : (Long) time;
   }
