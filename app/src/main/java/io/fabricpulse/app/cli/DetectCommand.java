@@ -19,6 +19,7 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.detect.nccl.NodeLinkAlerts;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.Rule;
 import io.fabricpulse.streams.rules.RuleSet;
@@ -71,7 +72,8 @@ import picocli.CommandLine.Spec;
       "Alert; CounterRates with --rates) are printed as JSON lines on stdout, each",
       "alert also as one human line on stderr. At the end of the input, stream time",
       "is advanced by the longest rule hysteresis (+1 s), so alerts whose condition",
-      "ended show their RESOLVED record; --no-flush skips that. Lines that are not",
+      "ended show their RESOLVED record; --no-flush advances it only by the 30 s an",
+      "NCCL error waits for its node's link state. Lines that are not",
       "records are counted and skipped (the first 5 shown); invalid UTF-8 bytes are",
       "replaced by U+FFFD and counted. A record the pipeline sends to its dead-letter",
       "topic instead of judging it is shown with its line and reason (the first 5)",
@@ -109,7 +111,9 @@ public final class DetectCommand implements Callable<Integer> {
 
   @Option(
       names = "--no-flush",
-      description = "Do not advance stream time past the input at its end.")
+      description =
+          "At the end, advance stream time only by the 30 s an NCCL error waits for its node's"
+              + " link state, so alerts keep FIRING without their RESOLVED.")
   boolean noFlush;
 
   @Spec CommandSpec spec;
@@ -308,9 +312,12 @@ public final class DetectCommand implements Callable<Integer> {
         drain(outputs, alerts, out, err);
         deadLetters.drain(input.line());
       }
-      if (!noFlush && !inputs.isEmpty()) {
-        // a tombstone on fabric.raw.nccl moves stream time (every detector skips null values)
-        long flushTo = last + longestHysteresis(rules).toMillis() + 1000;
+      if (!inputs.isEmpty()) {
+        // a tombstone on fabric.raw.nccl moves stream time (every detector skips null values): by
+        // the longest hysteresis, so ended alerts resolve; with --no-flush only by the wait of an
+        // NCCL error for its node's link state, so held errors come out and nothing more resolves
+        Duration flush = noFlush ? NodeLinkAlerts.GRACE : longestHysteresis(rules);
+        long flushTo = last + flush.toMillis() + 1000;
         input(driver, in, topics.nccl(), NcclLog.class, serdes)
             .pipeInput("flush/flush", null, flushTo);
         drain(outputs, alerts, out, err);

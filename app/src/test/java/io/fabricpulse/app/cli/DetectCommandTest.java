@@ -207,9 +207,10 @@ class DetectCommandTest {
             + " | gpu017:collective_timeout | 2025-03-01T03:00:00Z",
         "vllm-4108-watchdog-cuda-illegal-memory-access | gpu017 | 2025-03-01T03:00:00Z"
             + " | gpu017:watchdog | 2025-03-01T03:00:00Z",
+        // both lines carry the read time: pages of one time come out in node order
         "nccl-629-remote-reset-and-cuda-failure-two-hosts | A03-R28-I49-2-6000166"
             + " | 2025-03-01T03:00:00Z"
-            + " | A03-R28-I49-3-9000018:remote_exited,A03-R28-I49-2-6000166:cuda"
+            + " | A03-R28-I49-2-6000166:cuda,A03-R28-I49-3-9000018:remote_exited"
             + " | 2025-03-01T03:00:00Z",
         "mambatree-14-internal-error-bootstrap-no-socket-interface | gpu017 | 2025-03-01T03:00:00Z"
             + " | gpu017:internal_error | 2025-03-01T03:00:00Z",

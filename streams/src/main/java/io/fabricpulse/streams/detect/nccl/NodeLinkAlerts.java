@@ -43,10 +43,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link NcclTransportDetector#HELD_ERRORS_STORE} key {@code due (13 digits)|cluster/node|alert_id|
  * 1 FIRING or 2 RESOLVED}, the NCCL_ERROR records waiting, in due order.
  */
-final class NodeLinkAlerts {
+public final class NodeLinkAlerts {
 
-  /** How far past an NCCL failure line the node's link alerts are waited for. */
-  static final Duration GRACE = Duration.ofSeconds(30);
+  /**
+   * How far past an NCCL failure line the node's link alerts are waited for (stream time); offline
+   * {@code detect} advances at least this far at the end of its input so held errors come out.
+   */
+  public static final Duration GRACE = Duration.ofSeconds(30);
 
   /** A node whose link clock has not reached a held error this long past its due time stalled. */
   static final Duration STALLED_AFTER = Duration.ofMinutes(10);
