@@ -45,7 +45,10 @@ public final class SendBudget {
     return at.isBefore(lockedUntil) ? lockedUntil : at;
   }
 
-  /** Counts a request made at {@code now}, whatever its answer (a refused one counts too). */
+  /**
+   * Counts a request whose answer came back at {@code now}, whatever the answer (a refused one
+   * counts too).
+   */
   public void recordSend(Instant now) {
     expire(now);
     if (sends.size() >= perMinute || now.isBefore(lockedUntil)) {

@@ -192,8 +192,16 @@ public final class RobotDispatcher {
         break;
       }
       Outgoing next = plan(eligible, budget.available(now));
-      budget.recordSend(now);
-      SendResult result = robot.send(next.message, idempotencyKey(next.items));
+      SendResult result;
+      try {
+        result = robot.send(next.message, idempotencyKey(next.items));
+      } finally {
+        // Counted when the answer is back, not when the request left: the robot received it in
+        // between, so the budget's 60 s window never opens before the robot's. Counted at its
+        // start, a request could be the robot's 21st in 60 s when an earlier one arrived late,
+        // and DingTalk answers that with a 10-minute lockout (130101).
+        budget.recordSend(clock.instant());
+      }
       if (!handle(result, next, now, delivered)) {
         break;
       }
