@@ -32,9 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine.Command;
@@ -287,33 +285,10 @@ public final class BridgeCommand implements Runnable {
       return ExitCodes.OK;
     }
 
-    /**
-     * Every 2 s: when the bridge committed a transaction since the last look (its loop runs and
-     * Kafka takes its writes), rewrite the alive file.
-     */
+    /** Rewrites the alive file whenever the bridge committed to Kafka since the last look. */
     private ScheduledExecutorService aliveTimer(AlertBridge running) {
-      AliveFile alive = new AliveFile(aliveFile);
-      ScheduledExecutorService timer =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "bridge-alive-file");
-                t.setDaemon(true);
-                return t;
-              });
-      long[] seen = {0};
-      var unused =
-          timer.scheduleWithFixedDelay(
-              () -> {
-                long committed = running.transactionsCommitted();
-                if (committed > seen[0]) {
-                  seen[0] = committed;
-                  alive.touch(Instant.now());
-                }
-              },
-              0,
-              2,
-              TimeUnit.SECONDS);
-      return timer;
+      return new AliveFile(aliveFile)
+          .touchWhileGrowing(running::transactionsCommitted, "bridge-alive-file");
     }
 
     private int dryRun(BridgeConfig loaded, PrintWriter out, PrintWriter err) throws IOException {

@@ -6,15 +6,12 @@ import io.fabricpulse.sinks.influx.InfluxSink;
 import io.fabricpulse.sinks.influx.InfluxSinkConfig;
 import io.fabricpulse.streams.FabricTopology;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -176,33 +173,10 @@ public final class SinkCommand implements Runnable {
       return 0;
     }
 
-    /**
-     * Every 2 s: when the store accepted health points since the last look (the sink's loop runs
-     * and its writes succeed), rewrite the alive file.
-     */
+    /** Rewrites the alive file whenever the store accepted health points since the last look. */
     private ScheduledExecutorService aliveTimer(InfluxSink running) {
-      AliveFile alive = new AliveFile(aliveFile);
-      ScheduledExecutorService timer =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "sink-alive-file");
-                t.setDaemon(true);
-                return t;
-              });
-      long[] seen = {0};
-      var unused =
-          timer.scheduleWithFixedDelay(
-              () -> {
-                long written = running.metrics().healthPointsWritten();
-                if (written > seen[0]) {
-                  seen[0] = written;
-                  alive.touch(Instant.now());
-                }
-              },
-              0,
-              2,
-              TimeUnit.SECONDS);
-      return timer;
+      return new AliveFile(aliveFile)
+          .touchWhileGrowing(() -> running.metrics().healthPointsWritten(), "sink-alive-file");
     }
   }
 }

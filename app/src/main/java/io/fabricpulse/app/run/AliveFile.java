@@ -6,6 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +31,37 @@ public final class AliveFile {
 
   public Path path() {
     return file;
+  }
+
+  /**
+   * Every 2 s: when {@code progress} grew since the last look (the service's loop runs and its work
+   * succeeds), rewrite the file. Shut the returned timer down when the service stops.
+   *
+   * @param progress a count of the service's completed work, e.g. health points the store accepted
+   *     or transactions committed
+   */
+  public ScheduledExecutorService touchWhileGrowing(LongSupplier progress, String threadName) {
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, threadName);
+              t.setDaemon(true);
+              return t;
+            });
+    long[] seen = {0};
+    var unused =
+        timer.scheduleWithFixedDelay(
+            () -> {
+              long now = progress.getAsLong();
+              if (now > seen[0]) {
+                seen[0] = now;
+                touch(Instant.now());
+              }
+            },
+            0,
+            2,
+            TimeUnit.SECONDS);
+    return timer;
   }
 
   /** Rewrites the file (atomically); a failure is logged once and never stops the service. */
