@@ -213,7 +213,7 @@ class CorruptInputTest {
         for (Map.Entry<String, SpecificRecord> entry : due) {
           String key = entry.getKey();
           SpecificRecord r = entry.getValue();
-          TopicSpec topic = topicOf(topics, r);
+          TopicSpec topic = topics.topicOf(r);
           byte[] bytes = serializer(r, registry).serialize(topic.name(), r);
           long time = timeOf(r);
           inputs.get(topic.name()).pipeInput(key, bytes, time);
@@ -361,26 +361,6 @@ class CorruptInputTest {
         Map.entry(link.getLinkId(), link),
         Map.entry("demo/" + run.getObservedBy(), run),
         Map.entry("demo/leaf01", sweep));
-  }
-
-  private static TopicSpec topicOf(FabricTopics topics, SpecificRecord r) {
-    if (r instanceof NodeCounters node) {
-      return switch (node.getSource()) {
-        case PFC -> topics.pfc();
-        case ECN -> topics.ecn();
-        case PERFQUERY -> topics.switchCounters();
-        default -> topics.portCounters();
-      };
-    }
-    if (r instanceof FabricLink) {
-      return topics.topology();
-    }
-    for (TopicSpec spec : topics.raw()) {
-      if (spec.valueType().isInstance(r)) {
-        return spec;
-      }
-    }
-    throw new IllegalArgumentException("no raw topic carries " + r.getClass());
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
