@@ -55,6 +55,16 @@ public final class StreamsSettings {
   }
 
   /**
+   * How many tasks run a stage whose input topic has {@code partitions} partitions: that many in a
+   * deployed application, one in a single-task run (TopologyTestDriver, offline {@code detect},
+   * {@code replay}), which sets no {@link #RATES_PARTITIONS}. A stage that waits for every upstream
+   * task ({@link io.fabricpulse.streams.order.UpstreamWatermark}) expects this many.
+   */
+  public static int tasksOf(Map<String, Object> appConfigs, int partitions) {
+    return appConfigs.get(RATES_PARTITIONS) == null ? 1 : partitions;
+  }
+
+  /**
    * Base settings: explicit naming enforced (Kafka 4.1+ {@code
    * ensure.explicit.internal.resource.naming}), the requested guarantee, {@code acks=all}, event
    * time from the record timestamp (the sample time set by the collector), and the state directory.
