@@ -16,6 +16,7 @@ import io.fabricpulse.streams.detect.nccl.NcclTransportDetector;
 import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
 import io.fabricpulse.streams.detect.silence.CollectorSilenceDetector;
 import io.fabricpulse.streams.detect.sm.SubnetManagerDetector;
+import io.fabricpulse.streams.query.QueryStores;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rates.RateTopology;
 import io.fabricpulse.streams.rules.RuleSet;
@@ -91,6 +92,9 @@ public final class FabricTopology {
     DetectorInputs inputs = new DetectorInputs(builder, topics, new DetectorSerdes(registryConfig));
     for (DetectorModule module : MODULES) {
       module.addTo(inputs, rules);
+    }
+    if (StreamsSettings.queryStores(streamsConfig)) {
+      QueryStores.addTo(inputs);
     }
     Topology topology = builder.build(streamsConfig);
     return RateTopology.addTo(topology, topics, ValueSerdes.registry(registryConfig), rates);

@@ -39,7 +39,19 @@ public final class StreamsSettings {
    */
   public static final String RATES_PARTITIONS = "fabricpulse.rates.partitions";
 
+  /**
+   * "true": the topology also keeps the stores of the query API ({@code QueryStores}); the {@code
+   * streams} command sets it (every instance of an application must build the same topology).
+   * Offline runs (replay, detect, the demo) leave it unset and skip the stores' work.
+   */
+  public static final String QUERY_STORES = "fabricpulse.query.stores";
+
   private StreamsSettings() {}
+
+  /** Whether {@link #QUERY_STORES} is "true" in an application config. */
+  public static boolean queryStores(Properties config) {
+    return Boolean.parseBoolean(config.getProperty(QUERY_STORES, "false").trim());
+  }
 
   /** {@link #RATES_PARTITIONS} from an application config, 1 when unset. */
   public static int ratesPartitions(Map<String, Object> appConfigs) {
