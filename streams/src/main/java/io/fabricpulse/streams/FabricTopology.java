@@ -8,6 +8,7 @@ import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.deadletters.UndecodableRecords;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.capability.LinkCapabilityDetector;
+import io.fabricpulse.streams.detect.congestion.XmitWaitDetector;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
 import io.fabricpulse.streams.detect.gpu.GpuHealthDetector;
 import io.fabricpulse.streams.detect.ibdiagnet.IbdiagnetFindingDetector;
@@ -49,7 +50,8 @@ public final class FabricTopology {
           GpuHealthDetector.MODULE,
           CollectorSilenceDetector.MODULE,
           IbdiagnetFindingDetector.MODULE,
-          LinkCapabilityDetector.MODULE);
+          LinkCapabilityDetector.MODULE,
+          XmitWaitDetector.MODULE);
 
   private FabricTopology() {}
 

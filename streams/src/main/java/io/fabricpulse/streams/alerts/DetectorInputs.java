@@ -128,6 +128,22 @@ public final class DetectorInputs {
     }
   }
 
+  private final Map<String, Object> built = new HashMap<>();
+
+  /**
+   * The part of the topology named {@code name} that several families use (e.g. the topology join's
+   * table), built by {@code make} on first use and the same object afterwards.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T once(String name, java.util.function.Supplier<T> make) {
+    Object part = built.get(name);
+    if (part == null) {
+      part = make.get();
+      built.put(name, part);
+    }
+    return (T) part;
+  }
+
   /** The stream shared as {@code name}, or empty when no family of this topology shares it. */
   @SuppressWarnings("unchecked")
   public <V> Optional<KStream<String, V>> shared(String name) {
