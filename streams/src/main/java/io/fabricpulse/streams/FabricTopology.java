@@ -91,7 +91,9 @@ public final class FabricTopology {
       Properties streamsConfig) {
     UndecodableRecords.install(streamsConfig, topics.deadLetters().name(), registryConfig);
     StreamsBuilder builder = new StreamsBuilder();
-    DetectorInputs inputs = new DetectorInputs(builder, topics, new DetectorSerdes(registryConfig));
+    boolean inMemory = StreamsSettings.inMemoryState(streamsConfig);
+    DetectorInputs inputs =
+        new DetectorInputs(builder, topics, new DetectorSerdes(registryConfig), inMemory);
     for (DetectorModule module : MODULES) {
       module.addTo(inputs, rules);
     }
@@ -99,7 +101,8 @@ public final class FabricTopology {
       QueryStores.addTo(inputs);
     }
     Topology topology = builder.build(streamsConfig);
-    return RateTopology.addTo(topology, topics, ValueSerdes.registry(registryConfig), rates);
+    return RateTopology.addTo(
+        topology, topics, ValueSerdes.registry(registryConfig), rates, inMemory);
   }
 
   /** The alert kinds the running detectors can raise (the demo checks only these). */

@@ -48,6 +48,20 @@ public final class StreamsSettings {
 
   private StreamsSettings() {}
 
+  /**
+   * "true" keeps the detectors' and the rate stage's key-value stores in memory instead of RocksDB:
+   * for a single-task run that starts empty and throws its state away (offline {@code detect},
+   * {@code replay}). A TopologyTestDriver commits after every record, and a commit flushes every
+   * store, which RocksDB turns into a new table file per store and record; the streams application
+   * keeps RocksDB (state larger than memory, restored from local files after a restart).
+   */
+  public static final String IN_MEMORY_STATE = "fabricpulse.state.in-memory";
+
+  /** Whether {@link #IN_MEMORY_STATE} is "true" in an application config. */
+  public static boolean inMemoryState(Properties config) {
+    return Boolean.parseBoolean(config.getProperty(IN_MEMORY_STATE, "false").trim());
+  }
+
   /** Whether {@link #QUERY_STORES} is "true" in an application config. */
   public static boolean queryStores(Properties config) {
     return Boolean.parseBoolean(config.getProperty(QUERY_STORES, "false").trim());

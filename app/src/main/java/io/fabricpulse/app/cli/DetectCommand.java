@@ -18,6 +18,7 @@ import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.FabricTopology;
+import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.detect.nccl.NcclTransportDetector;
 import io.fabricpulse.streams.rates.RateConfig;
@@ -289,6 +290,8 @@ public final class DetectCommand implements Callable<Integer> {
         StreamsConfig.STATE_DIR_CONFIG,
         Files.createDirectories(scratch.resolve("state")).toString());
     props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    // one task that starts empty and throws its state away: no RocksDB file per record and store
+    props.put(StreamsSettings.IN_MEMORY_STATE, "true");
     Topology topology = FabricTopology.build(topics, registry, rules, RateConfig.defaults(), props);
     DetectorSerdes serdes = DetectorSerdes.forRegistry(registry);
     long start = inputs.isEmpty() ? 0 : inputs.get(0).time();

@@ -5,6 +5,7 @@ import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.FabricTopology;
+import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
@@ -67,6 +68,8 @@ public final class ReplayEngine {
         StreamsConfig.STATE_DIR_CONFIG,
         Files.createDirectories(scratch.resolve("replay-state")).toString());
     props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    // one task that starts empty and throws its state away: no RocksDB file per record and store
+    props.put(StreamsSettings.IN_MEMORY_STATE, "true");
     DetectorSerdes serdes = DetectorSerdes.forRegistry(registry);
     List<ReplayedAlert> alerts = new ArrayList<>();
     Map<String, List<NodeRates>> rates = new LinkedHashMap<>();

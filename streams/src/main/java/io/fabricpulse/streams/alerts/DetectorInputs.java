@@ -30,6 +30,7 @@ public final class DetectorInputs {
   private final StreamsBuilder builder;
   private final FabricTopics topics;
   private final DetectorSerdes serdes;
+  private final boolean inMemoryStores;
   private final Map<String, KStream<String, ?>> streams = new HashMap<>();
   private KStream<String, SpecificRecord> ratesRecords;
   private KStream<String, CounterRates> ratesPerPort;
@@ -37,6 +38,16 @@ public final class DetectorInputs {
   private final Map<String, KStream<String, ?>> shared = new HashMap<>();
 
   public DetectorInputs(StreamsBuilder builder, FabricTopics topics, DetectorSerdes serdes) {
+    this(builder, topics, serdes, false);
+  }
+
+  /**
+   * @param inMemoryStores key-value stores in memory instead of RocksDB ({@link
+   *     io.fabricpulse.streams.StreamsSettings#IN_MEMORY_STATE})
+   */
+  public DetectorInputs(
+      StreamsBuilder builder, FabricTopics topics, DetectorSerdes serdes, boolean inMemoryStores) {
+    this.inMemoryStores = inMemoryStores;
     this.builder = builder;
     this.topics = topics;
     this.serdes = serdes;
@@ -55,13 +66,18 @@ public final class DetectorInputs {
   }
 
   /**
-   * Registers a persistent, changelogged key-value store with String keys (every detector store is
-   * one), named {@code name} so its changelog name is stable.
+   * Registers a persistent (RocksDB, or in memory for an offline run), changelogged key-value store
+   * with String keys (every detector store is one), named {@code name} so its changelog name is
+   * stable.
    */
   public <V> void addStore(String name, Serde<V> valueSerde) {
     builder.addStateStore(
         Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde));
+            inMemoryStores
+                ? Stores.inMemoryKeyValueStore(name)
+                : Stores.persistentKeyValueStore(name),
+            Serdes.String(),
+            valueSerde));
   }
 
   /**

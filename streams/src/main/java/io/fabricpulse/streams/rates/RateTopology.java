@@ -74,6 +74,20 @@ public final class RateTopology {
    */
   public static Topology addTo(
       Topology topology, FabricTopics topics, ValueSerdes serdes, RateConfig config) {
+    return addTo(topology, topics, serdes, config, false);
+  }
+
+  /**
+   * As {@link #addTo(Topology, FabricTopics, ValueSerdes, RateConfig)}, with the state in memory
+   * instead of RocksDB when {@code inMemoryState} ({@link
+   * io.fabricpulse.streams.StreamsSettings#IN_MEMORY_STATE}).
+   */
+  public static Topology addTo(
+      Topology topology,
+      FabricTopics topics,
+      ValueSerdes serdes,
+      RateConfig config,
+      boolean inMemoryState) {
     requireCoPartitioned(topics);
     List<String> sources = new ArrayList<>();
     if (config.sources().contains(RateSource.PORT)) {
@@ -105,7 +119,7 @@ public final class RateTopology {
                 decoders(topics, serdes, config),
                 new CounterSemantics(config.wrapPlausibleFraction())),
         parents);
-    topology.addStateStore(lastSampleStore(), PROCESSOR);
+    topology.addStateStore(lastSampleStore(inMemoryState), PROCESSOR);
 
     Serde<NodeRates> ratesSerde = serdes.forValues(NodeRates.class);
     Serde<DeadLetter> deadLetterSerde = serdes.forValues(DeadLetter.class);
@@ -149,9 +163,11 @@ public final class RateTopology {
   }
 
   /** The per-node store of the last accepted samples, changelogged for fail-over. */
-  static StoreBuilder<KeyValueStore<String, NodeLastSamples>> lastSampleStore() {
+  static StoreBuilder<KeyValueStore<String, NodeLastSamples>> lastSampleStore(boolean inMemory) {
     return Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
+        inMemory
+            ? Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE)
+            : Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
         Serdes.String(),
         LastSampleSerde.serde());
   }
