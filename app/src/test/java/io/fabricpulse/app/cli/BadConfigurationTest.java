@@ -237,6 +237,46 @@ class BadConfigurationTest {
   }
 
   @Nested
+  class StatusPage {
+    private CliRun streams(String... status) {
+      String[] base = {
+        "streams",
+        "--bootstrap-servers",
+        NO_KAFKA,
+        "--schema-registry-url",
+        "mock://bad-config",
+        "--state-dir",
+        tmp.resolve("state").toString(),
+        "--status-port",
+        "0"
+      };
+      String[] all = java.util.Arrays.copyOf(base, base.length + status.length);
+      System.arraycopy(status, 0, all, base.length, status.length);
+      return CliRun.of(all);
+    }
+
+    @Test
+    void aNetworkAddressWithoutATokenIsRefused() {
+      refused(
+          streams("--status-bind", "0.0.0.0"),
+          Pattern.quote("--status-bind 0.0.0.0: not a loopback address, so it needs")
+              + " --status-token-file.*");
+    }
+
+    @Test
+    void aMissingOrEmptyTokenFileIsRefused() throws Exception {
+      Path missing = tmp.resolve("no-token");
+      refused(
+          streams("--status-token-file", missing.toString()),
+          Pattern.quote("--status-token-file " + missing + ": cannot read: ") + ".+");
+      Path empty = write("empty-token", "");
+      refused(
+          streams("--status-token-file", empty.toString()),
+          Pattern.quote("--status-token-file " + empty + ": cannot read: ") + ".*holds no token");
+    }
+  }
+
+  @Nested
   class RuleFiles {
     private CliRun streams(Path dir) {
       return CliRun.of(
