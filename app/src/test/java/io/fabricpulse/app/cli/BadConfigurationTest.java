@@ -150,6 +150,7 @@ class BadConfigurationTest {
       for (String name : DemoBridges.ENVIRONMENT) {
         env.put(name, "x");
       }
+      env.put(io.fabricpulse.app.interactive.QueryApi.TOKEN_VARIABLE, "x");
       CliRun run = collect(env, good());
       assertEquals(ExitCodes.OK, run.exit(), run.stderr());
     }

@@ -60,16 +60,17 @@ public final class CollectorConfig {
   public static final String KAFKA_ENV_PREFIX = "KAFKA_";
 
   /**
-   * {@code FABRICPULSE_*} variables that other fabricpulse commands read (the demo's robot
-   * secrets), so not typos of an agent option: a shell that exported them for the demo still runs
-   * the agent.
+   * {@code FABRICPULSE_*} variables that other fabricpulse commands read (the demo's robot secrets,
+   * the query API's token), so not typos of an agent option: a shell that exported them for the
+   * demo still runs the agent.
    */
   public static final java.util.Set<String> OTHER_COMMANDS_VARIABLES =
       java.util.Set.of(
           "FABRICPULSE_WECOM_KEY",
           "FABRICPULSE_DINGTALK_TOKEN",
           "FABRICPULSE_DINGTALK_SECRET",
-          "FABRICPULSE_DINGTALK_KEYWORD");
+          "FABRICPULSE_DINGTALK_KEYWORD",
+          "FABRICPULSE_QUERY_TOKEN");
 
   public static final String KAFKA = "kafka";
 
