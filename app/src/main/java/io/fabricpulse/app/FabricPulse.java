@@ -126,9 +126,18 @@ public final class FabricPulse implements Runnable {
     PrintWriter err = cli.getErr();
     int exit;
     Throwable cause = e instanceof UncheckedIOException u ? u.getCause() : e;
+    org.apache.kafka.common.errors.AuthenticationException refused = authentication(cause);
     if (cause instanceof CliFailure failure) {
       err.println(failure.getMessage());
       exit = failure.exitCode();
+    } else if (refused != null) {
+      // wrong credentials are a bad configuration, not a failure of the service
+      err.println(
+          cli.getCommandSpec().qualifiedName()
+              + ": Kafka refused the credentials: "
+              + refused.getMessage()
+              + " (check sasl.jaas.config, sasl.mechanism and security.protocol)");
+      exit = ExitCodes.USAGE;
     } else if (cause instanceof IOException io) {
       String file = io instanceof FileSystemException fs ? fs.getFile() : null;
       err.println((file != null ? file + ": " : "") + "cannot read: " + IoReason.of(io));
@@ -146,6 +155,17 @@ public final class FabricPulse implements Runnable {
     }
     err.flush();
     return exit;
+  }
+
+  /** The Kafka authentication failure among {@code e} and its causes, or null. */
+  private static org.apache.kafka.common.errors.AuthenticationException authentication(
+      Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof org.apache.kafka.common.errors.AuthenticationException refused) {
+        return refused;
+      }
+    }
+    return null;
   }
 
   /** The exception's message with the messages of its causes, or its type when it has none. */

@@ -78,7 +78,9 @@ public final class Bridges {
       return ref.resolve(env);
     } catch (IOException e) {
       String source = ref.env() != null ? what + "_env" : what + "_file";
-      problems.add(robot.where() + ": " + robot.name() + "." + source + ": " + e.getMessage());
+      String setting =
+          ref.origin() != null ? ref.origin() : robot.where() + ": " + robot.name() + "." + source;
+      problems.add(setting + ": " + e.getMessage());
       return null;
     }
   }

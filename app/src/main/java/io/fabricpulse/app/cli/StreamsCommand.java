@@ -129,6 +129,27 @@ public final class StreamsCommand implements Callable<Integer> {
   Integer statusPort;
 
   @Option(
+      names = "--status-bind",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
+      description = {
+        "Address of the status page (default",
+        "${DEFAULT-VALUE}); any other than a loopback",
+        "address needs --status-token-file."
+      })
+  String statusBind;
+
+  @Option(
+      names = "--status-token-file",
+      paramLabel = "FILE",
+      description = {
+        "File holding the token every status page",
+        "request must carry (Authorization: Bearer",
+        "TOKEN, or a browser opens /?token=TOKEN once)."
+      })
+  Path statusTokenFile;
+
+  @Option(
       names = "--grafana-url",
       paramLabel = "URL",
       description = {
@@ -176,6 +197,7 @@ public final class StreamsCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Properties client = kafka.clientProperties(System.getenv());
     FabricTopics topics = FabricTopics.defaults("", partitions);
+    StatusAccess statusAccess = statusPort != null ? statusAccess() : null;
     if (rulesDir != null) {
       RulesDirectory.require(rulesDir);
     }
@@ -250,7 +272,7 @@ public final class StreamsCommand implements Callable<Integer> {
         spec.commandLine().getOut().println("query API: " + queryApi.url());
       }
       if (statusPort != null) {
-        status = startStatusPage(topics, client);
+        status = startStatusPage(topics, client, statusAccess);
       }
       spec.commandLine()
           .getOut()
@@ -296,15 +318,60 @@ public final class StreamsCommand implements Callable<Integer> {
     }
   }
 
-  private LiveStatus startStatusPage(FabricTopics topics, Properties client) {
+  /** Where the status page listens and the token it requires (null: none). */
+  private record StatusAccess(
+      java.net.InetAddress address, io.fabricpulse.schemas.http.BearerToken token) {}
+
+  /** Checks the status page's settings before anything starts. */
+  private StatusAccess statusAccess() {
+    java.net.InetAddress address;
     try {
-      LiveStatus status = LiveStatus.start(topics, client, statusPort);
+      address = java.net.InetAddress.getByName(statusBind);
+    } catch (java.net.UnknownHostException e) {
+      throw new CliFailure(ExitCodes.USAGE, "--status-bind " + statusBind + ": unknown address");
+    }
+    io.fabricpulse.schemas.http.BearerToken token = null;
+    if (statusTokenFile != null) {
+      try {
+        token = io.fabricpulse.schemas.http.BearerToken.fromFile(statusTokenFile);
+      } catch (IOException e) {
+        throw new CliFailure(
+            ExitCodes.USAGE,
+            "--status-token-file " + statusTokenFile + ": cannot read: " + describe(e));
+      }
+    }
+    if (!address.isLoopbackAddress() && token == null) {
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "--status-bind "
+              + statusBind
+              + ": not a loopback address, so it needs --status-token-file (the page would be"
+              + " open to the network)");
+    }
+    return new StatusAccess(address, token);
+  }
+
+  private LiveStatus startStatusPage(FabricTopics topics, Properties client, StatusAccess access) {
+    try {
+      LiveStatus status =
+          LiveStatus.start(topics, client, access.address(), statusPort, access.token());
       spec.commandLine().getOut().println("status page: " + status.url());
       return status;
     } catch (IOException e) {
       throw new CliFailure(
           ExitCodes.USAGE,
-          "--status-port " + statusPort + ": cannot serve on 127.0.0.1: " + e.getMessage());
+          "--status-port "
+              + statusPort
+              + ": cannot serve on "
+              + statusBind
+              + ": "
+              + e.getMessage());
     }
+  }
+
+  private static String describe(IOException e) {
+    return e instanceof java.nio.file.NoSuchFileException
+        ? "No such file or directory"
+        : e.getMessage();
   }
 }

@@ -41,6 +41,15 @@ public final class DemoBridges implements AutoCloseable {
   public static final String DINGTALK_SECRET_ENV = "FABRICPULSE_DINGTALK_SECRET";
   public static final String DINGTALK_KEYWORD_ENV = "FABRICPULSE_DINGTALK_KEYWORD";
 
+  /**
+   * Every {@code FABRICPULSE_*} variable the demo reads; the node agent, which refuses unknown
+   * {@code FABRICPULSE_*} variables, knows these ({@code
+   * CollectorConfig.OTHER_COMMANDS_VARIABLES}).
+   */
+  public static final java.util.List<String> ENVIRONMENT =
+      java.util.List.of(
+          WECOM_KEY_ENV, DINGTALK_TOKEN_ENV, DINGTALK_SECRET_ENV, DINGTALK_KEYWORD_ENV);
+
   /** Where the demo's robots post, and their secrets (from the environment). */
   public record Targets(
       String wecomUrl,

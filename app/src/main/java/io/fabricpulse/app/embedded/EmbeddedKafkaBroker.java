@@ -32,15 +32,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
   private static final String HOST = "127.0.0.1";
 
+  /** The SCRAM mechanism of the SASL listener (Kafka's recommended SCRAM). */
+  public static final String SCRAM_MECHANISM = "SCRAM-SHA-512";
+
   private final Path logDir;
   private final int brokerPort;
   private final int controllerPort;
+  private final int saslPort;
   private KafkaRaftServer server;
 
-  private EmbeddedKafkaBroker(Path logDir, int brokerPort, int controllerPort) {
+  private EmbeddedKafkaBroker(Path logDir, int brokerPort, int controllerPort, int saslPort) {
     this.logDir = logDir;
     this.brokerPort = brokerPort;
     this.controllerPort = controllerPort;
+    this.saslPort = saslPort;
   }
 
   /**
@@ -49,9 +54,56 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   public static EmbeddedKafkaBroker start(Path dataDir, Duration timeout) throws IOException {
     Path logDir = dataDir.resolve("kafka");
     Files.createDirectories(logDir);
-    EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(logDir, freePort(), freePort());
+    EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(logDir, freePort(), freePort(), 0);
     broker.startServer(timeout);
     return broker;
+  }
+
+  /**
+   * As {@link #start}, with a second client listener on 127.0.0.1 speaking SASL_PLAINTEXT with
+   * {@value #SCRAM_MECHANISM} ({@link #saslBootstrapServers()}), where {@code user} with {@code
+   * password} may log in (the credential is created through the plaintext listener once the broker
+   * is up). The plaintext listener stays: the broker and controller talk over it.
+   */
+  public static EmbeddedKafkaBroker startWithScram(
+      Path dataDir, Duration timeout, String user, char[] password) throws IOException {
+    Path logDir = dataDir.resolve("kafka");
+    Files.createDirectories(logDir);
+    EmbeddedKafkaBroker broker =
+        new EmbeddedKafkaBroker(logDir, freePort(), freePort(), freePort());
+    broker.startServer(timeout);
+    broker.addScramUser(user, password);
+    return broker;
+  }
+
+  /** The SASL_PLAINTEXT listener's address; only after {@link #startWithScram}. */
+  public String saslBootstrapServers() {
+    if (saslPort == 0) {
+      throw new IllegalStateException("the broker has no SASL listener (start it with SCRAM)");
+    }
+    return HOST + ":" + saslPort;
+  }
+
+  private void addScramUser(String user, char[] password) throws IOException {
+    Properties admin = new Properties();
+    admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    try (Admin client = Admin.create(admin)) {
+      client
+          .alterUserScramCredentials(
+              java.util.List.of(
+                  new org.apache.kafka.clients.admin.UserScramCredentialUpsertion(
+                      user,
+                      new org.apache.kafka.clients.admin.ScramCredentialInfo(
+                          org.apache.kafka.clients.admin.ScramMechanism.SCRAM_SHA_512, 8192),
+                      new String(password))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("cannot create the SCRAM user " + user + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while creating the SCRAM user " + user, e);
+    }
   }
 
   public String bootstrapServers() {
@@ -63,13 +115,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     p.put("process.roles", "broker,controller");
     p.put("node.id", "1");
     p.put("controller.quorum.voters", "1@" + HOST + ":" + controllerPort);
-    p.put(
-        "listeners",
-        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-    p.put(
-        "advertised.listeners",
-        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort);
-    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+    String listeners =
+        "PLAINTEXT://" + HOST + ":" + brokerPort + ",CONTROLLER://" + HOST + ":" + controllerPort;
+    String protocols = "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT";
+    if (saslPort != 0) {
+      listeners += ",SASL_PLAINTEXT://" + HOST + ":" + saslPort;
+      protocols += ",SASL_PLAINTEXT:SASL_PLAINTEXT";
+      p.put("sasl.enabled.mechanisms", SCRAM_MECHANISM);
+      p.put(
+          "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
+          "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+    }
+    p.put("listeners", listeners);
+    p.put("advertised.listeners", listeners);
+    p.put("listener.security.protocol.map", protocols);
     p.put("controller.listener.names", "CONTROLLER");
     p.put("inter.broker.listener.name", "PLAINTEXT");
     p.put("log.dirs", logDir.toString());

@@ -27,8 +27,22 @@ public final class LiveStatus implements AutoCloseable {
    */
   public static LiveStatus start(FabricTopics topics, Properties clientConfig, int port)
       throws IOException {
+    return start(topics, clientConfig, java.net.InetAddress.getLoopbackAddress(), port, null);
+  }
+
+  /**
+   * @param token the token every request must carry, or null (see {@link StatusPage})
+   * @throws IOException when {@code address}:{@code port} cannot be bound
+   */
+  public static LiveStatus start(
+      FabricTopics topics,
+      Properties clientConfig,
+      java.net.InetAddress address,
+      int port,
+      io.fabricpulse.schemas.http.BearerToken token)
+      throws IOException {
     StatusBoard board = new StatusBoard();
-    StatusPage page = StatusPage.start(board, port);
+    StatusPage page = StatusPage.start(board, address, port, token);
     StatusFeed feed = new StatusFeed(board, topics, clientConfig);
     Thread thread = new Thread(feed, "status-page-feed");
     thread.setDaemon(true);

@@ -3,6 +3,7 @@ package io.fabricpulse.app.status;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.fabricpulse.schemas.http.BearerToken;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -29,8 +30,18 @@ public final class StatusPage implements AutoCloseable {
     this.server = server;
   }
 
-  /** Serves {@code board} on 127.0.0.1:{@code port} (0 = a free port). */
+  /** Serves {@code board} on 127.0.0.1:{@code port} (0 = a free port), to anyone on this host. */
   public static StatusPage start(StatusBoard board, int port) throws IOException {
+    return start(board, InetAddress.getLoopbackAddress(), port, null);
+  }
+
+  /**
+   * Serves {@code board} on {@code address}:{@code port}; with a {@code token}, a request without
+   * it (header or cookie, {@link BearerToken}) gets 401 and nothing else. {@code /?token=TOKEN}
+   * sets the cookie and redirects to {@code /}, so a browser can open the page.
+   */
+  public static StatusPage start(
+      StatusBoard board, InetAddress address, int port, BearerToken token) throws IOException {
     byte[] page;
     try (InputStream in = StatusPage.class.getResourceAsStream(PAGE)) {
       if (in == null) {
@@ -38,12 +49,14 @@ public final class StatusPage implements AutoCloseable {
       }
       page = in.readAllBytes();
     }
-    HttpServer server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+    HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 16);
     server.createContext(
         "/",
         exchange -> {
           String path = exchange.getRequestURI().getPath();
+          if (token != null && !permitted(exchange, token)) {
+            return;
+          }
           if (!exchange.getRequestMethod().equals("GET")) {
             send(exchange, 405, "text/plain", "GET only".getBytes(StandardCharsets.UTF_8));
           } else if (path.equals("/") || path.equals("/index.html")) {
@@ -54,7 +67,11 @@ public final class StatusPage implements AutoCloseable {
               body = JSON.writeValueAsBytes(board.snapshot());
             } catch (RuntimeException e) {
               log.error("status page: cannot build the status", e);
-              send(exchange, 500, "text/plain", e.toString().getBytes(StandardCharsets.UTF_8));
+              send(
+                  exchange,
+                  500,
+                  "text/plain",
+                  "cannot build the status; see the log".getBytes(StandardCharsets.UTF_8));
               return;
             }
             send(exchange, 200, "application/json", body);
@@ -67,6 +84,34 @@ public final class StatusPage implements AutoCloseable {
     return new StatusPage(server);
   }
 
+  /**
+   * Whether the request carries the token; answers it when not (401), or when it is the login
+   * {@code /?token=TOKEN} (a redirect to {@code /} setting the cookie, so the token leaves the
+   * address bar).
+   */
+  private static boolean permitted(HttpExchange exchange, BearerToken token) throws IOException {
+    var headers = exchange.getRequestHeaders();
+    if (token.permitsHeader(headers.getFirst(BearerToken.HEADER))
+        || token.permitsCookies(headers.get("Cookie"))) {
+      return true;
+    }
+    String query = exchange.getRequestURI().getRawQuery();
+    if (query != null && query.startsWith("token=") && token.matches(query.substring(6))) {
+      exchange.getResponseHeaders().set("Set-Cookie", token.cookie());
+      exchange.getResponseHeaders().set("Location", "/");
+      send(exchange, 303, "text/plain", new byte[0]);
+      return false;
+    }
+    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"fabricpulse\"");
+    send(
+        exchange,
+        401,
+        "text/plain",
+        "a token is required: Authorization: Bearer TOKEN, or open /?token=TOKEN"
+            .getBytes(StandardCharsets.UTF_8));
+    return false;
+  }
+
   private static Thread daemon(Runnable r) {
     Thread t = new Thread(r, "status-page-http");
     t.setDaemon(true);
@@ -74,7 +119,17 @@ public final class StatusPage implements AutoCloseable {
   }
 
   public String url() {
-    return "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+    InetSocketAddress at = server.getAddress();
+    String host =
+        at.getAddress().isAnyLocalAddress() || at.getAddress().isLoopbackAddress()
+            ? "127.0.0.1"
+            : at.getAddress().getHostAddress();
+    return "http://" + host + ":" + at.getPort() + "/";
+  }
+
+  /** The address the page listens on. */
+  public InetSocketAddress address() {
+    return server.getAddress();
   }
 
   private static void send(HttpExchange exchange, int status, String type, byte[] body)

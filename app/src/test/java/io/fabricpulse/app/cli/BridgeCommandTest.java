@@ -168,7 +168,7 @@ class BridgeCommandTest {
             "mock://x");
     assertEquals(2, run.exit());
     assertEquals(
-        cfg + ":2: a.key_env: environment variable FABRICPULSE_TEST_UNSET_KEY is not set\n",
+        cfg + ":4: robots[0].key_env: environment variable FABRICPULSE_TEST_UNSET_KEY is not set\n",
         run.stderr());
   }
 

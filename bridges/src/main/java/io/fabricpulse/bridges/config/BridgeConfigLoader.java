@@ -476,11 +476,17 @@ public final class BridgeConfigLoader {
       return null;
     }
     if (env != null) {
-      return new SecretRef(env, null);
+      return new SecretRef(
+          env,
+          null,
+          where(f.get(secret + "_env").getKeyNode()) + ": " + key + "." + secret + "_env");
     }
     if (path != null) {
       Path p = Path.of(path);
-      return new SecretRef(null, p.isAbsolute() ? p : file.toAbsolutePath().resolveSibling(p));
+      return new SecretRef(
+          null,
+          p.isAbsolute() ? p : file.toAbsolutePath().resolveSibling(p),
+          where(f.get(secret + "_file").getKeyNode()) + ": " + key + "." + secret + "_file");
     }
     return null;
   }

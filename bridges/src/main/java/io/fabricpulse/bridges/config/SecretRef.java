@@ -13,8 +13,14 @@ import java.util.Map;
  *
  * @param env the environment variable, or null
  * @param file the file whose content (trimmed) is the secret, or null
+ * @param origin {@code file:line: key} of the setting in bridge.yaml (e.g. {@code bridge.yaml:4:
+ *     robots[0].key_env}), for the error when the secret is missing; null when not read from a file
  */
-public record SecretRef(String env, Path file) {
+public record SecretRef(String env, Path file, String origin) {
+
+  public SecretRef(String env, Path file) {
+    this(env, file, null);
+  }
 
   /** The secret, or an exception naming the source (never the value) when it is missing. */
   public String resolve(Map<String, String> environment) throws IOException {

@@ -34,7 +34,7 @@ class BridgeConfigLoaderTest {
     assertEquals(BridgeConfig.DEFAULT_ZONE, c.zone());
     RobotConfig wecom = c.robotsOf(RobotType.WECOM).get(0);
     assertEquals("fabric-oncall", wecom.name());
-    assertEquals(new SecretRef("WECOM_FABRIC_KEY", null), wecom.key());
+    assertEquals("WECOM_FABRIC_KEY", wecom.key().env());
     var storm = TestAlerts.storm("s", "gpu007");
     assertEquals(1, wecom.matching(storm).size());
     assertEquals(List.of("alice"), wecom.mentionsFor(storm).stream().map(Person::name).toList());
@@ -50,7 +50,7 @@ class BridgeConfigLoaderTest {
         wecom.quiet().orElseThrow().isQuiet(ZonedDateTime.parse("2026-12-01T08:00:00+08:00")));
     RobotConfig ding = c.robotsOf(RobotType.DINGTALK).get(0);
     assertEquals("fabricpulse", ding.keyword());
-    assertEquals(new SecretRef("DINGTALK_OPS_SECRET", null), ding.signSecret());
+    assertEquals("DINGTALK_OPS_SECRET", ding.signSecret().env());
     var labelled =
         io.fabricpulse.avro.Alert.newBuilder(storm).setLabels(Map.of("team", "fabric")).build();
     assertEquals(

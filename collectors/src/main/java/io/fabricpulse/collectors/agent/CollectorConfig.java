@@ -58,6 +58,20 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 public final class CollectorConfig {
   public static final String ENV_PREFIX = "FABRICPULSE_";
   public static final String KAFKA_ENV_PREFIX = "KAFKA_";
+
+  /**
+   * {@code FABRICPULSE_*} variables that other fabricpulse commands read (the demo's robot secrets,
+   * the query API's token), so not typos of an agent option: a shell that exported them for the
+   * demo still runs the agent.
+   */
+  public static final java.util.Set<String> OTHER_COMMANDS_VARIABLES =
+      java.util.Set.of(
+          "FABRICPULSE_WECOM_KEY",
+          "FABRICPULSE_DINGTALK_TOKEN",
+          "FABRICPULSE_DINGTALK_SECRET",
+          "FABRICPULSE_DINGTALK_KEYWORD",
+          "FABRICPULSE_QUERY_TOKEN");
+
   public static final String KAFKA = "kafka";
 
   public static final String CLUSTER = "cluster";
@@ -463,7 +477,9 @@ public final class CollectorConfig {
       OPTIONS.keySet().forEach(key -> keyByEnvName.put(envName(key), key));
       for (String name : new TreeMap<>(env).keySet()) {
         // a typo must not be ignored: --set with the same typo is refused too
-        if (name.startsWith(ENV_PREFIX) && !keyByEnvName.containsKey(name)) {
+        if (name.startsWith(ENV_PREFIX)
+            && !keyByEnvName.containsKey(name)
+            && !OTHER_COMMANDS_VARIABLES.contains(name)) {
           problems.add("env " + name + ": unknown option (" + ENV_PREFIX + "<KEY> sets an option)");
         }
       }

@@ -2,6 +2,7 @@ package io.fabricpulse.collectors.kmsg;
 
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.XidKind;
+import io.fabricpulse.collectors.core.Numbers;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.core.YearlessTimestamp;
@@ -111,7 +112,8 @@ public final class KernelLogXidParser {
       Stamped stamped;
       try {
         stamped = stamp(line, context.time());
-      } catch (DateTimeException e) {
+      } catch (DateTimeException | NumberFormatException | ArithmeticException e) {
+        // A torn or corrupt prefix: a field beyond its range, a date that does not exist.
         result.skip(source, number, "unreadable kernel log timestamp");
         continue;
       }
@@ -119,7 +121,12 @@ public final class KernelLogXidParser {
       Matcher xid = XID.matcher(message);
       if (xid.find()) {
         pendingFallenAddress = null;
-        result.add(xidRecord(xid, line, stamped.time(), context));
+        Integer code = Numbers.intIn(xid.group(2), 0, Integer.MAX_VALUE);
+        if (code == null) {
+          result.skip(source, number, "Xid number out of range: " + xid.group(2));
+        } else {
+          result.add(xidRecord(xid, code, line, stamped.time(), context));
+        }
         continue;
       }
       Matcher theGpu = THE_NVIDIA_GPU.matcher(message);
@@ -136,7 +143,8 @@ public final class KernelLogXidParser {
     return result;
   }
 
-  private static GpuXid xidRecord(Matcher xid, String line, Instant time, SampleContext context) {
+  private static GpuXid xidRecord(
+      Matcher xid, int code, String line, Instant time, SampleContext context) {
     String rest = xid.group(3) != null ? xid.group(3).strip() : "";
     Matcher pid = PID.matcher(rest);
     Matcher name = NAME.matcher(rest);
@@ -147,8 +155,9 @@ public final class KernelLogXidParser {
     return base(context, time)
         .setKind(XidKind.XID)
         .setPciBusId(xid.group(1))
-        .setXid(Integer.parseInt(xid.group(2)))
-        .setPid(pid.find() ? Integer.valueOf(pid.group(1)) : null)
+        .setXid(code)
+        // A pid beyond an int is corrupt text; the Xid itself still counts.
+        .setPid(pid.find() ? Numbers.intIn(pid.group(1), 0, Integer.MAX_VALUE) : null)
         .setProcessName(processName)
         .setMessage(rest)
         .setRawLine(line)

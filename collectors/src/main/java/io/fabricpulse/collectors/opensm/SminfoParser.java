@@ -3,6 +3,7 @@ package io.fabricpulse.collectors.opensm;
 import io.fabricpulse.avro.SmEventKind;
 import io.fabricpulse.avro.SmSource;
 import io.fabricpulse.avro.SmSweep;
+import io.fabricpulse.collectors.core.Numbers;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
 import java.util.regex.Matcher;
@@ -36,7 +37,12 @@ public final class SminfoParser {
       for (String line : output.stdout().lines().toList()) {
         Matcher m = ANSWER.matcher(line);
         if (m.find()) {
-          result.add(poll(m, line, context));
+          SmSweep poll = poll(m, line, context);
+          if (poll == null) {
+            result.skip("sminfo", 0, "sminfo answer with a number out of range: " + line.strip());
+          } else {
+            result.add(poll);
+          }
           return result;
         }
       }
@@ -72,14 +78,21 @@ public final class SminfoParser {
     return parse(SminfoOutput.ok(stdout), context);
   }
 
+  /** The answer as a record; null when a number is beyond its field (a LID is 16 bits). */
   private static SmSweep poll(Matcher m, String line, SampleContext context) {
-    int state = Integer.parseInt(m.group(5));
+    Integer lid = Numbers.intIn(m.group(1), 0, 0xffff);
+    Long activityCount = Numbers.longOrNull(m.group(3));
+    Integer priority = Numbers.intIn(m.group(4), 0, 255);
+    Integer state = Numbers.intIn(m.group(5), 0, 255);
+    if (lid == null || activityCount == null || priority == null || state == null) {
+      return null;
+    }
     return base(context)
         .setEvent(SmEventKind.SMINFO_POLL)
-        .setSmLid(Integer.parseInt(m.group(1)))
+        .setSmLid(lid)
         .setSmGuid(m.group(2).toLowerCase(java.util.Locale.ROOT))
-        .setActivityCount(Long.parseLong(m.group(3)))
-        .setPriority(Integer.parseInt(m.group(4)))
+        .setActivityCount(activityCount)
+        .setPriority(priority)
         .setSmState(state >= 0 && state < STATE_NAMES.length ? STATE_NAMES[state] : "UNKNOWN")
         .setMessage(line.strip())
         .setRawLine(line)

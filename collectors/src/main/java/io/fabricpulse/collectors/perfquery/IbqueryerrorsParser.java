@@ -3,6 +3,7 @@ package io.fabricpulse.collectors.perfquery;
 import io.fabricpulse.avro.Counter;
 import io.fabricpulse.avro.CounterGroup;
 import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.collectors.core.Numbers;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
 import java.util.ArrayList;
@@ -49,7 +50,13 @@ public final class IbqueryerrorsParser {
         continue;
       }
       String portText = port.group("port");
-      int portNumber = portText.equals("ALL") ? ALL_PORTS : Integer.parseInt(portText);
+      Integer portNumber =
+          portText.equals("ALL") ? Integer.valueOf(ALL_PORTS) : Numbers.intIn(portText, 0, 255);
+      if (portNumber == null) {
+        result.skip(
+            source, lineNumber, "port is not a port number (0-255): " + abbreviate(portText));
+        continue;
+      }
       result.add(
           PortCounters.newBuilder()
               .setCluster(ctx.cluster())

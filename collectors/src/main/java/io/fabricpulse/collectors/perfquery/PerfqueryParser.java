@@ -3,6 +3,7 @@ package io.fabricpulse.collectors.perfquery;
 import io.fabricpulse.avro.Counter;
 import io.fabricpulse.avro.CounterGroup;
 import io.fabricpulse.avro.PortCounters;
+import io.fabricpulse.collectors.core.Numbers;
 import io.fabricpulse.collectors.core.ParseResult;
 import io.fabricpulse.collectors.core.SampleContext;
 import java.util.ArrayList;
@@ -55,7 +56,14 @@ public final class PerfqueryParser {
       Matcher header = HEADER.matcher(line);
       if (header.matches()) {
         finish(ctx, source, section, result);
-        section = new Section(lineNumber, header, guid);
+        Integer port = Numbers.intIn(header.group("port"), 0, 255);
+        if (port == null) {
+          result.skip(
+              source, lineNumber, "header port is not a port number (0-255): " + abbreviate(line));
+          section = null;
+        } else {
+          section = new Section(lineNumber, header, port, guid);
+        }
         continue;
       }
       Matcher field = FIELD.matcher(line);
@@ -107,10 +115,10 @@ public final class PerfqueryParser {
     int port;
     final List<Counter> counters = new ArrayList<>();
 
-    Section(long headerLine, Matcher header, String guid) {
+    Section(long headerLine, Matcher header, int port, String guid) {
       this.headerLine = headerLine;
       this.extended = header.group("ext") != null;
-      this.port = Integer.parseInt(header.group("port"));
+      this.port = port;
       String addr = header.group("addr").strip();
       Matcher lid = LID.matcher(addr);
       this.device = guid != null ? guid : lid.matches() ? "lid:" + lid.group(1) : addr;

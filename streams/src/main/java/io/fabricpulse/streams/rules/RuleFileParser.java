@@ -70,10 +70,10 @@ final class RuleFileParser {
       root = new Yaml(options).compose(new StringReader(text));
     } catch (MarkedYAMLException e) {
       int line = e.getProblemMark() == null ? 1 : e.getProblemMark().getLine() + 1;
-      problems.add(file + ":" + line + ": yaml: " + e.getProblem());
+      problems.add(file + ":" + line + ": not valid YAML: " + e.getProblem());
       return new Result(rules, problems);
     } catch (YAMLException e) {
-      problems.add(file + ":1: yaml: " + e.getMessage());
+      problems.add(file + ":1: not valid YAML: " + e.getMessage());
       return new Result(rules, problems);
     }
     if (!(root instanceof MappingNode top)) {

@@ -168,7 +168,7 @@ class RuleSetTest {
             "rules:\n  - id: y\n    detector: pfc_misconfig\n"
                 + "    thresholds:\n      lossless_priorities: [3, 9]\n    source: SONiC\n");
     assertEquals(4, problems.size(), problems.toString());
-    assertTrue(problems.get(0).startsWith(at("a.yaml", 4) + "yaml: "), problems.get(0));
+    assertTrue(problems.get(0).startsWith(at("a.yaml", 4) + "not valid YAML: "), problems.get(0));
     assertEquals(at("b.yaml", 2) + "severity: missing", problems.get(1));
     assertEquals(
         at("b.yaml", 5) + "thresholds.lossless_priorities: PFC priorities are 0 to 7, got 9",
