@@ -8,6 +8,7 @@ import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.deadletters.UndecodableRecords;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.capability.LinkCapabilityDetector;
+import io.fabricpulse.streams.detect.congestion.XmitWaitDetector;
 import io.fabricpulse.streams.detect.ecn.LosslessHealthDetector;
 import io.fabricpulse.streams.detect.gpu.GpuHealthDetector;
 import io.fabricpulse.streams.detect.ibdiagnet.IbdiagnetFindingDetector;
@@ -16,6 +17,7 @@ import io.fabricpulse.streams.detect.nccl.NcclTransportDetector;
 import io.fabricpulse.streams.detect.pfc.PauseStormDetector;
 import io.fabricpulse.streams.detect.silence.CollectorSilenceDetector;
 import io.fabricpulse.streams.detect.sm.SubnetManagerDetector;
+import io.fabricpulse.streams.query.QueryStores;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rates.RateTopology;
 import io.fabricpulse.streams.rules.RuleSet;
@@ -48,7 +50,8 @@ public final class FabricTopology {
           GpuHealthDetector.MODULE,
           CollectorSilenceDetector.MODULE,
           IbdiagnetFindingDetector.MODULE,
-          LinkCapabilityDetector.MODULE);
+          LinkCapabilityDetector.MODULE,
+          XmitWaitDetector.MODULE);
 
   private FabricTopology() {}
 
@@ -91,6 +94,9 @@ public final class FabricTopology {
     DetectorInputs inputs = new DetectorInputs(builder, topics, new DetectorSerdes(registryConfig));
     for (DetectorModule module : MODULES) {
       module.addTo(inputs, rules);
+    }
+    if (StreamsSettings.queryStores(streamsConfig)) {
+      QueryStores.addTo(inputs);
     }
     Topology topology = builder.build(streamsConfig);
     return RateTopology.addTo(topology, topics, ValueSerdes.registry(registryConfig), rates);

@@ -39,7 +39,19 @@ public final class StreamsSettings {
    */
   public static final String RATES_PARTITIONS = "fabricpulse.rates.partitions";
 
+  /**
+   * "true": the topology also keeps the stores of the query API ({@code QueryStores}); the {@code
+   * streams} command sets it (every instance of an application must build the same topology).
+   * Offline runs (replay, detect, the demo) leave it unset and skip the stores' work.
+   */
+  public static final String QUERY_STORES = "fabricpulse.query.stores";
+
   private StreamsSettings() {}
+
+  /** Whether {@link #QUERY_STORES} is "true" in an application config. */
+  public static boolean queryStores(Properties config) {
+    return Boolean.parseBoolean(config.getProperty(QUERY_STORES, "false").trim());
+  }
 
   /** {@link #RATES_PARTITIONS} from an application config, 1 when unset. */
   public static int ratesPartitions(Map<String, Object> appConfigs) {
@@ -52,6 +64,16 @@ public final class StreamsSettings {
       throw new IllegalArgumentException(RATES_PARTITIONS + " must be >= 1: " + value);
     }
     return partitions;
+  }
+
+  /**
+   * How many tasks run a stage whose input topic has {@code partitions} partitions: that many in a
+   * deployed application, one in a single-task run (TopologyTestDriver, offline {@code detect},
+   * {@code replay}), which sets no {@link #RATES_PARTITIONS}. A stage that waits for every upstream
+   * task ({@link io.fabricpulse.streams.order.UpstreamWatermark}) expects this many.
+   */
+  public static int tasksOf(Map<String, Object> appConfigs, int partitions) {
+    return appConfigs.get(RATES_PARTITIONS) == null ? 1 : partitions;
   }
 
   /**

@@ -251,9 +251,9 @@ class SkewedFleetDetectionTest {
 
     List<Alert> alerts;
     try (TopologyTestDriver driver = new TopologyTestDriver(topology, props, START)) {
-      Map<Class<?>, TestInputTopic<String, SpecificRecord>> inputs = new HashMap<>();
+      Map<String, TestInputTopic<String, SpecificRecord>> inputs = new HashMap<>();
       for (TopicSpec spec : topics.raw()) {
-        inputs.put(spec.valueType(), inputTopic(driver, spec, registry));
+        inputs.put(spec.name(), inputTopic(driver, spec, registry));
       }
       // pipe position (second) -> the records due then, in the order they were collected
       TreeMap<Long, List<Keyed>> pending = new TreeMap<>();
@@ -266,11 +266,11 @@ class SkewedFleetDetectionTest {
           host.records().forEach(r -> due.add(new Keyed(host.identity().key(), r)));
         }
         while (!pending.isEmpty() && pending.firstKey() <= s) {
-          pipe(inputs, pending.pollFirstEntry().getValue());
+          pipe(topics, inputs, pending.pollFirstEntry().getValue());
         }
       }
       while (!pending.isEmpty()) {
-        pipe(inputs, pending.pollFirstEntry().getValue());
+        pipe(topics, inputs, pending.pollFirstEntry().getValue());
       }
       alerts =
           driver
@@ -288,13 +288,16 @@ class SkewedFleetDetectionTest {
 
   private record Keyed(String key, SpecificRecord record) {}
 
+  /** Pipes each record to the topic its collector publishes it on (counters by their source). */
   private static void pipe(
-      Map<Class<?>, TestInputTopic<String, SpecificRecord>> inputs, List<Keyed> records) {
+      FabricTopics topics,
+      Map<String, TestInputTopic<String, SpecificRecord>> inputs,
+      List<Keyed> records) {
     for (Keyed k : records) {
       SpecificRecord r = k.record();
       Object time = r.get(r.getSchema().getField("time").pos());
       long ms = time instanceof Instant i ? i.toEpochMilli() : (Long) time;
-      inputs.get(r.getClass()).pipeInput(k.key(), r, ms);
+      inputs.get(topics.topicOf(r).name()).pipeInput(k.key(), r, ms);
     }
   }
 

@@ -19,7 +19,7 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
-import io.fabricpulse.streams.detect.nccl.NodeLinkAlerts;
+import io.fabricpulse.streams.detect.nccl.NcclTransportDetector;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.Rule;
 import io.fabricpulse.streams.rules.RuleSet;
@@ -216,7 +216,7 @@ public final class DetectCommand implements Callable<Integer> {
         }
         TopicSpec topic =
             record instanceof NodeCounters node
-                ? nodeCountersTopic(topics, node)
+                ? topics.topicOf(node)
                 : byType.get(record.getClass());
         if (topic == null) {
           skipped++; // a derived record (Alert, NcclTransport, ...): detect derives its own
@@ -314,9 +314,14 @@ public final class DetectCommand implements Callable<Integer> {
       }
       if (!inputs.isEmpty()) {
         // a tombstone on fabric.raw.nccl moves stream time (every detector skips null values): by
-        // the longest hysteresis, so ended alerts resolve; with --no-flush only by the wait of an
-        // NCCL error for its node's link state, so held errors come out and nothing more resolves
-        Duration flush = noFlush ? NodeLinkAlerts.GRACE : longestHysteresis(rules);
+        // the longest hysteresis and NCCL wait, so ended alerts resolve and come out; with
+        // --no-flush only by the longest wait
+        // of an NCCL alert (an error for its node's link state, a job's host alert for the other
+        // host tasks), so held alerts come out and nothing more resolves
+        Duration flush =
+            noFlush
+                ? NcclTransportDetector.LONGEST_WAIT
+                : longestHysteresis(rules).plus(NcclTransportDetector.LONGEST_WAIT);
         long flushTo = last + flush.toMillis() + 1000;
         input(driver, in, topics.nccl(), NcclLog.class, serdes)
             .pipeInput("flush/flush", null, flushTo);
@@ -377,16 +382,6 @@ public final class DetectCommand implements Callable<Integer> {
                 + " record(s) not judged: sent to the dead-letter topic with the reason");
       }
     }
-  }
-
-  /** The raw topic of a node record ('collect --once' prints them), by its source. */
-  private static TopicSpec nodeCountersTopic(FabricTopics topics, NodeCounters node) {
-    return switch (node.getSource()) {
-      case PFC -> topics.pfc();
-      case ECN -> topics.ecn();
-      case PERFQUERY -> topics.switchCounters();
-      default -> topics.portCounters();
-    };
   }
 
   private static Duration longestHysteresis(RuleSet rules) {

@@ -1,6 +1,7 @@
 package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.embedded.TopicBootstrap;
+import io.fabricpulse.app.interactive.QueryApi;
 import io.fabricpulse.app.run.BrokerWatch;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.app.run.StreamsRunner;
@@ -15,14 +16,17 @@ import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.rules.RuleValidationException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -135,6 +139,37 @@ public final class StreamsCommand implements Callable<Integer> {
       })
   String grafanaUrl;
 
+  @Option(
+      names = "--query-port",
+      paramLabel = "PORT",
+      description = {
+        "Serve the interactive-query API (JSON: rates,",
+        "top-N, alerts, NCCL verdicts of the whole",
+        "application) on --query-bind, port PORT",
+        "(0: any free port); default: no API."
+      })
+  Integer queryPort;
+
+  @Option(
+      names = "--query-bind",
+      paramLabel = "ADDR",
+      defaultValue = "127.0.0.1",
+      description = {
+        "Address of the query API (default ${DEFAULT-VALUE});",
+        "other instances call this address."
+      })
+  String queryBind;
+
+  @Option(
+      names = "--query-token-file",
+      paramLabel = "FILE",
+      description = {
+        "Require this bearer token (the file's content)",
+        "of every query (default: $FABRICPULSE_QUERY_TOKEN,",
+        "else none); 401 without it."
+      })
+  Path queryTokenFile;
+
   /** Counted down by SIGTERM/Ctrl-C (or a test) to stop the application. */
   final CountDownLatch stop = new CountDownLatch(1);
 
@@ -196,8 +231,13 @@ public final class StreamsCommand implements Callable<Integer> {
           }
         });
     settings.put("num.stream.threads", threads);
+    settings.put(StreamsSettings.QUERY_STORES, "true");
     if (grafanaUrl != null) {
       settings.put(GrafanaLinks.BASE_URL, grafanaUrl);
+    }
+    QueryApi queryApi = startQueryApi(topics);
+    if (queryApi != null) {
+      settings.put(StreamsConfig.APPLICATION_SERVER_CONFIG, queryApi.applicationServer());
     }
     LiveStatus status = null;
     Thread hook = new Thread(stop::countDown, "streams-shutdown");
@@ -211,7 +251,13 @@ public final class StreamsCommand implements Callable<Integer> {
                 RateConfig.defaults(),
                 settings),
             settings)) {
+      if (queryApi != null) {
+        queryApi.attach(runner::streams);
+      }
       runner.start(Duration.ofMinutes(2));
+      if (queryApi != null) {
+        spec.commandLine().getOut().println("query API: " + queryApi.url());
+      }
       if (statusPort != null) {
         status = startStatusPage(topics, client);
       }
@@ -231,6 +277,9 @@ public final class StreamsCommand implements Callable<Integer> {
       if (status != null) {
         status.close();
       }
+      if (queryApi != null) {
+        queryApi.close();
+      }
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
@@ -238,6 +287,22 @@ public final class StreamsCommand implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  private QueryApi startQueryApi(FabricTopics topics) {
+    if (queryPort == null) {
+      return null;
+    }
+    char[] token = QueryToken.read(queryTokenFile, "--query-token-file", System.getenv());
+    try {
+      return QueryApi.start(InetAddress.getByName(queryBind), queryPort, token, topics);
+    } catch (IOException e) {
+      throw new CliFailure(
+          ExitCodes.USAGE,
+          "--query-port " + queryPort + ": cannot serve on " + queryBind + ": " + e.getMessage());
+    } finally {
+      Arrays.fill(token, '\0');
+    }
   }
 
   private LiveStatus startStatusPage(FabricTopics topics, Properties client) {

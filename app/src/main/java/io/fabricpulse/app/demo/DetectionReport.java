@@ -104,16 +104,18 @@ record DetectionReport(
   }
 
   /**
-   * The fault's node; for an NCCL job fault any of its nodes (the detector raises one alert per
-   * job, on the host whose verdict arrived first); for cluster-wide kinds the fault's cluster.
+   * The fault's node; for an NCCL job fault the job, on one of its nodes (the detector raises one
+   * alert per job, on the host that logged its transport first, which the simulator's per-node
+   * jitter decides); for cluster-wide kinds the fault's cluster.
    */
   private static boolean about(Alert a, InjectedFault fault) {
     if (CLUSTER_WIDE.contains(a.getKind())) {
       return a.getNode() == null;
     }
-    return Objects.equals(a.getNode(), fault.node())
-        || (fault.kind().source() == FaultKind.Source.NCCL
-            && fault.affected().contains(a.getNode()));
+    if (fault.kind().source() == FaultKind.Source.NCCL && fault.affected().size() > 1) {
+      return Objects.equals(a.getJob(), fault.device()) && fault.affected().contains(a.getNode());
+    }
+    return Objects.equals(a.getNode(), fault.node());
   }
 
   boolean exact() {

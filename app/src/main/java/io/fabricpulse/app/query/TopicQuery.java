@@ -84,9 +84,17 @@ public final class TopicQuery {
     return undecodable;
   }
 
-  /** Follows the topic until {@code limit} rows matched or {@code stopped} says so. */
+  /**
+   * Follows the topic until {@code limit} rows matched or {@code stopped} says so. {@code
+   * positioned} runs once every partition's start offset is resolved: every record written after it
+   * (and, with {@code from}, every record from that time) is read.
+   */
   public long follow(
-      Instant from, long limit, Consumer<Map<String, Object>> out, BooleanSupplier stopped) {
+      Instant from,
+      long limit,
+      Consumer<Map<String, Object>> out,
+      BooleanSupplier stopped,
+      Runnable positioned) {
     Properties p = new Properties();
     client.forEach(
         (k, v) -> {
@@ -123,6 +131,9 @@ public final class TopicQuery {
           }
         }
       }
+      // seekToEnd is lazy: resolve the end offsets now, so "from now on" means from this point
+      partitions.forEach(consumer::position);
+      positioned.run();
       while (!stopped.getAsBoolean()) {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
           SpecificRecord value;

@@ -18,8 +18,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The whole product on real parts, as {@code ./fabricpulse demo} runs it: the node agents of a
@@ -32,11 +34,20 @@ class DetectionExactnessIT {
   private static final Duration FAULT_WINDOW = Duration.ofMinutes(12);
   private static final Duration RUN = FAULT_WINDOW.plusMinutes(3);
 
-  /** The simulator's seed: {@code -Dfabricpulse.exactness.seed=N} runs the check on another. */
-  private static final long SEED = Long.getLong("fabricpulse.exactness.seed", 42);
+  /**
+   * The simulator's seeds, one run each: {@code -Dfabricpulse.exactness.seeds=42,7,7,1234} runs the
+   * check on those, one after the other in one JVM (a seed may repeat); 42 when unset.
+   */
+  static Stream<Long> seeds() {
+    return Arrays.stream(System.getProperty("fabricpulse.exactness.seeds", "42").split(","))
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .map(Long::valueOf);
+  }
 
-  @Test
-  void everyInjectedFaultRaisesExactlyOneAlertAndNothingElseFires(@TempDir Path dir)
+  @ParameterizedTest(name = "run {index}: seed {0}")
+  @MethodSource("seeds")
+  void everyInjectedFaultRaisesExactlyOneAlertAndNothingElseFires(long seed, @TempDir Path dir)
       throws Exception {
     Instant start =
         Instant.now()
@@ -49,7 +60,7 @@ class DetectionExactnessIT {
             line -> {})) {
       FabricSimulator sim =
           new FabricSimulator(
-              SimulatorConfig.infiniband("demo", DemoFaults.MIN_NODES, SEED, start));
+              SimulatorConfig.infiniband("demo", DemoFaults.MIN_NODES, seed, start));
       List<InjectedFault> faults = DemoFaults.scheduleAll(sim, start.plusSeconds(5), FAULT_WINDOW);
       assertEquals(
           Arrays.stream(FaultKind.values()).collect(Collectors.toSet()),
@@ -78,7 +89,7 @@ class DetectionExactnessIT {
       List<Alert> alerts = watcher.alerts();
       // Every alert as JSON lines beside the surefire reports, for reading a failure.
       java.nio.file.Files.write(
-          Path.of("target", "detection-exactness-alerts.jsonl"),
+          Path.of("target", "detection-exactness-alerts-seed-" + seed + ".jsonl"),
           alerts.stream().map(io.fabricpulse.schemas.json.JsonRecords::toJson).toList());
       Set<io.fabricpulse.avro.AlertKind> detectable = FabricTopology.detectedKinds();
       DetectionReport report =
@@ -90,6 +101,9 @@ class DetectionExactnessIT {
               + String.join("\n", report.missed())
               + "\nUNEXPECTED:\n"
               + String.join("\n", report.unexpected());
+      System.out.printf(
+          "detection exactness seed %d: %d faults, %d alert records, exact %s%n",
+          seed, faults.size(), alerts.size(), report.exact());
       assertEquals(List.of(), report.notCovered(), "every fault kind has a detector");
       assertEquals(List.of(), report.missed(), story);
       assertEquals(List.of(), report.unexpected(), story);

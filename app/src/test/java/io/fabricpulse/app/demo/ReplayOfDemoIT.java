@@ -299,26 +299,11 @@ class ReplayOfDemoIT {
     return alerts;
   }
 
-  /**
-   * What makes an alert the same incident: its id (rule, subject, start), kind, start and summary.
-   * A job's transport alert names the host whose record reached the job's task first, which on the
-   * live application depends on how the partitions interleave (gpu015 in one run, gpu016 in the
-   * next): for those, the id (rule, cluster/job, start) is the incident.
-   */
+  /** What makes an alert the same incident: its id (rule, subject, start), kind, start, summary. */
   private static Set<String> identities(Collection<Alert> alerts) {
     Set<String> ids = new TreeSet<>();
     for (Alert a : alerts) {
-      boolean perJob =
-          a.getJob() != null
-              && (a.getKind() == io.fabricpulse.avro.AlertKind.GDR_FALLBACK
-                  || a.getKind() == io.fabricpulse.avro.AlertKind.NET_FALLBACK_SOCKET);
-      ids.add(
-          a.getAlertId()
-              + " "
-              + a.getKind()
-              + " "
-              + a.getStartedAt()
-              + (perJob ? " job " + a.getJob() : " " + a.getSummary()));
+      ids.add(a.getAlertId() + " " + a.getKind() + " " + a.getStartedAt() + " " + a.getSummary());
     }
     return ids;
   }

@@ -8,6 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.protobuf.Timestamp;
 import io.fabricpulse.app.FabricPulse;
 import io.fabricpulse.app.testing.FaultScenario;
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.avro.FabricFindings;
+import io.fabricpulse.avro.FabricLink;
+import io.fabricpulse.avro.FabricLinkChange;
+import io.fabricpulse.avro.LinkChangeKind;
+import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.avro.Severity;
+import io.fabricpulse.avro.TopologySource;
+import io.fabricpulse.schemas.SampleRecords;
 import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroOneOfDeserializer;
 import io.fabricpulse.schemas.topics.FabricTopics;
@@ -99,6 +110,83 @@ class WhereClauseTest {
         "time > timestamp(\"" + FaultScenario.START.plusSeconds(30) + "\") && node == \"gpu001\"",
         row ->
             ((Timestamp) row.get("time")).getSeconds() > start && "gpu001".equals(row.get("node")));
+  }
+
+  /**
+   * The fabric side's record types (the scenario has none): links, link changes, ibdiagnet
+   * findings, a switch's perfquery counters, and an open alert, from the schemas' sample records
+   * with a variant each that must not match.
+   */
+  @Test
+  void theFabricSideRecordTypesAndTheOpenAlerts() throws Exception {
+    FabricLink link = SampleRecords.fabricLink();
+    FabricLink other = FabricLink.newBuilder(link).setSource(TopologySource.IBNETDISCOVER).build();
+    other.setPossibleWidth(null);
+    assertSelects(
+        TOPICS.topology(),
+        List.of(link, other),
+        "source == \"IBLINKINFO\" && possible_width == 12 && link_id.startsWith(\"h100-a/\")",
+        row -> "IBLINKINFO".equals(row.get("source")));
+    FabricLinkChange change = SampleRecords.fabricLinkChange();
+    FabricLinkChange appeared =
+        FabricLinkChange.newBuilder(change).setChange(LinkChangeKind.APPEARED).build();
+    assertSelects(
+        TOPICS.topologyChanges(),
+        List.of(change, appeared),
+        "change == \"RENEGOTIATED\" && time - previous_time == duration(\"60s\")",
+        row -> "RENEGOTIATED".equals(row.get("change")));
+    FabricFindings findings = SampleRecords.fabricFindings();
+    FabricFindings elsewhere = FabricFindings.newBuilder(findings).setObservedBy("sm02").build();
+    assertSelects(
+        TOPICS.ibdiagnet(),
+        List.of(findings, elsewhere),
+        "observed_by == \"sm01\" && source_file.endsWith(\"ibdiagnet2.log\")",
+        row -> "sm01".equals(row.get("observed_by")));
+    NodeCounters leaf =
+        NodeCounters.newBuilder(SampleRecords.nodeCounters())
+            .setNode("leaf01")
+            .setSource(RateSource.PERFQUERY)
+            .build();
+    assertSelects(
+        TOPICS.switchCounters(),
+        List.of(leaf),
+        "node == \"leaf01\" && device == \"mlx5_1\" && counters[\"symbol_error\"] > 0",
+        row -> "mlx5_1".equals(row.get("device")));
+    Alert open =
+        Alert.newBuilder(SampleRecords.alert())
+            .setState(AlertState.FIRING)
+            .setResolvedAt(null)
+            .build();
+    Alert warning = Alert.newBuilder(open).setSeverity(Severity.WARNING).build();
+    assertSelects(
+        TOPICS.alertsActive(),
+        List.of(open, warning),
+        "severity == \"" + open.getSeverity() + "\" && state == \"FIRING\"",
+        row -> open.getSeverity().name().equals(row.get("severity")));
+  }
+
+  /**
+   * {@link #assertSelects} over {@code records} (of {@code topic}'s type) instead of the scenario.
+   */
+  private static void assertSelects(
+      TopicSpec topic,
+      List<? extends SpecificRecord> records,
+      String expression,
+      Predicate<Map<String, Object>> expected)
+      throws WhereClause.BadExpression {
+    QueryVariables variables = QueryVariables.forTopic(topic);
+    WhereClause where = WhereClause.compile(expression, variables);
+    long matched = 0;
+    long rows = 0;
+    for (SpecificRecord record : records) {
+      for (Map<String, Object> row : variables.rows(record)) {
+        boolean want = expected.test(row);
+        assertEquals(want, where.matches(row), expression + " on " + row);
+        matched += want ? 1 : 0;
+        rows++;
+      }
+    }
+    assertTrue(matched > 0 && matched < rows, expression + ": " + matched + " of " + rows);
   }
 
   @Test

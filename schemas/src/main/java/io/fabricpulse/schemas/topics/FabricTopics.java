@@ -15,6 +15,7 @@ import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.SmSweep;
 import java.time.Duration;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The topics of the pipeline (docs/design.md section 1), built once from config. A prefix gives a
@@ -134,5 +135,29 @@ public record FabricTopics(
 
   public List<TopicSpec> raw() {
     return List.of(portCounters, pfc, ecn, sm, gpu, xid, nccl, switchCounters, ibdiagnet);
+  }
+
+  /**
+   * The topic a collector publishes {@code record} on: a node's counters by their source, a link of
+   * the topology on fabric.topology, any other raw record on the raw topic of its type.
+   */
+  public TopicSpec topicOf(SpecificRecord record) {
+    if (record instanceof NodeCounters node) {
+      return switch (node.getSource()) {
+        case PFC -> pfc;
+        case ECN -> ecn;
+        case PERFQUERY -> switchCounters;
+        default -> portCounters;
+      };
+    }
+    if (record instanceof FabricLink) {
+      return topology;
+    }
+    for (TopicSpec spec : raw()) {
+      if (spec.valueType().isInstance(record)) {
+        return spec;
+      }
+    }
+    throw new IllegalArgumentException("no raw topic carries " + record.getClass().getName());
   }
 }

@@ -31,6 +31,7 @@ public final class DetectorInputs {
   private final FabricTopics topics;
   private final DetectorSerdes serdes;
   private final Map<String, KStream<String, ?>> streams = new HashMap<>();
+  private KStream<String, SpecificRecord> ratesRecords;
   private KStream<String, CounterRates> ratesPerPort;
   private KStream<String, CounterRates> ratesInNodeOrder;
   private final Map<String, KStream<String, ?>> shared = new HashMap<>();
@@ -72,17 +73,28 @@ public final class DetectorInputs {
    */
   public KStream<String, CounterRates> rates() {
     if (ratesPerPort == null) {
+      ratesPerPort =
+          ratesRecords().flatMapValues(NodeRecords::portRates, Named.as("rates-per-port"));
+    }
+    return ratesPerPort;
+  }
+
+  /**
+   * fabric.rates as it is on the topic: one {@link NodeRates} per node cycle (or a 0.1 {@link
+   * CounterRates}), from the shared source {@code source-fabric-rates}.
+   */
+  public KStream<String, SpecificRecord> ratesRecords() {
+    if (ratesRecords == null) {
       Serde<SpecificRecord> values =
           Serdes.serdeFrom(
               new NoSerializer<>(), serdes.oneOf(List.of(NodeRates.class, CounterRates.class)));
-      ratesPerPort =
+      ratesRecords =
           builder.stream(
-                  topics.rates().name(),
-                  Consumed.with(Serdes.String(), values)
-                      .withName("source-" + topics.rates().name().replace('.', '-')))
-              .flatMapValues(NodeRecords::portRates, Named.as("rates-per-port"));
+              topics.rates().name(),
+              Consumed.with(Serdes.String(), values)
+                  .withName("source-" + topics.rates().name().replace('.', '-')));
     }
-    return ratesPerPort;
+    return ratesRecords;
   }
 
   /** The source of fabric.rates only reads. */
@@ -114,6 +126,22 @@ public final class DetectorInputs {
     if (shared.putIfAbsent(name, stream) != null) {
       throw new IllegalStateException("a stream is shared as " + name + " already");
     }
+  }
+
+  private final Map<String, Object> built = new HashMap<>();
+
+  /**
+   * The part of the topology named {@code name} that several families use (e.g. the topology join's
+   * table), built by {@code make} on first use and the same object afterwards.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T once(String name, java.util.function.Supplier<T> make) {
+    Object part = built.get(name);
+    if (part == null) {
+      part = make.get();
+      built.put(name, part);
+    }
+    return (T) part;
   }
 
   /** The stream shared as {@code name}, or empty when no family of this topology shares it. */

@@ -94,6 +94,7 @@ public final class GrafanaLinks implements FixedKeyProcessor<String, Alert, Aler
           IBDIAGNET_FINDING,
           LINK_BELOW_CAPABILITY ->
           "fabricpulse-link-health";
+      case XMIT_WAIT -> "fabricpulse-link-health";
       case GPU_ECC_UNCORRECTABLE,
           GPU_ROW_REMAP_FAILURE,
           GPU_RETIRED_PAGES,

@@ -35,7 +35,8 @@ public enum Detector {
   MTU_MISMATCH("mtu_mismatch", AlertKind.MTU_MISMATCH),
   COLLECTOR_SILENT("collector_silent", AlertKind.COLLECTOR_SILENT),
   IBDIAGNET_FINDING("ibdiagnet_finding", AlertKind.IBDIAGNET_FINDING),
-  LINK_BELOW_CAPABILITY("link_below_capability", AlertKind.LINK_BELOW_CAPABILITY);
+  LINK_BELOW_CAPABILITY("link_below_capability", AlertKind.LINK_BELOW_CAPABILITY),
+  XMIT_WAIT("xmit_wait", AlertKind.XMIT_WAIT);
 
   private final String id;
   private final AlertKind defaultKind;

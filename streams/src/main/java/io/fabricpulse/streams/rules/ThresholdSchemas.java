@@ -465,6 +465,36 @@ public final class ThresholdSchemas {
               "WARNING takes -W- and -E- lines, ERROR only -E- lines")
           .build();
 
+  /**
+   * docs/thresholds.md P7: a switch port's PortXmitWait as the share of its bandwidth lost waiting
+   * to transmit, each xmit_wait tick standing for {@code bytes_per_tick} bytes that could have gone
+   * out [IBDIAG-cong].
+   */
+  public static final ThresholdSchema XMIT_WAIT =
+      ThresholdSchema.builder()
+          .ratio(
+              "wait_ratio",
+              0.1,
+              "share of the port's bandwidth lost waiting (xmit_wait ticks/s x bytes_per_tick x 8"
+                  + " / port rate) at or above which a sweep counts as congested [IBDIAG-cong]"
+                  + " (our reading)")
+          .integer(
+              "consecutive_samples",
+              2,
+              1,
+              1000,
+              "congested sweeps in a row before FIRING (10 min at the 5 min fabric sweep; SckyzO"
+                  + " holds 30 min at 1e6 ticks/s) [SCK-alerts]")
+          .integer(
+              "bytes_per_tick",
+              8,
+              1,
+              4096,
+              "bytes one xmit_wait tick stands for: 8 on Quantum, Quantum-2 and Quantum-3"
+                  + " ((tick + 1) with PortSamplesControl tick 7); on Switch-IB, Switch-IB 2 and"
+                  + " SwitchX 32 per lane, so 128 at 4X [IBDIAG-cong]")
+          .build();
+
   private ThresholdSchemas() {}
 
   public static ThresholdSchema forDetector(Detector detector) {
@@ -493,6 +523,7 @@ public final class ThresholdSchemas {
       case NET_FALLBACK_SOCKET -> NET_FALLBACK_SOCKET;
       case NCCL_ERROR -> NCCL_ERROR;
       case IBDIAGNET_FINDING -> IBDIAGNET_FINDING;
+      case XMIT_WAIT -> XMIT_WAIT;
       default -> ThresholdSchema.empty();
     };
   }

@@ -23,6 +23,7 @@ import io.fabricpulse.schemas.serde.AvroSerde;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.FabricTopology;
+import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.testing.RepoPaths;
@@ -61,11 +62,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Chaos item 5 in a TopologyTestDriver: a simulated fleet (4 nodes with a link flap, a pause storm,
  * an SM failover, an uncorrectable ECC error and a GDR fallback; every source through the agent's
  * own tasks) runs through the whole {@link FabricTopology} twice, once clean and once with bad
- * records interleaved on EVERY source topic of the topology (the raw topics and fabric.rates):
- * random bytes, an unknown schema id, truncated Avro and a record of the wrong type, one in {@value
- * #EVERY} records. Every bad record must be in fabric.dlq with its topic, partition, offset and
- * bytes; the good ones must give exactly the clean run's rates, transport verdicts and alerts (no
- * alert lost, none added).
+ * records interleaved on EVERY source topic of the topology (the raw topics, fabric.rates and
+ * fabric.alerts.active, which the topology writes and reads back): random bytes, an unknown schema
+ * id, truncated Avro and a record of the wrong type, one in {@value #EVERY} records. Every bad
+ * record must be in fabric.dlq with its topic, partition, offset and bytes; the good ones must give
+ * exactly the clean run's rates, transport verdicts and alerts (no alert lost, none added).
  */
 class CorruptInputTest {
 
@@ -173,6 +174,8 @@ class CorruptInputTest {
     props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
     props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(name).toString());
     props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    // the topology of the streams command, with the query API's stores
+    props.put(StreamsSettings.QUERY_STORES, "true");
     String registry = "mock://corrupt-input-" + name;
     FabricTopics topics = FabricTopics.defaults();
     Topology topology =
@@ -194,6 +197,11 @@ class CorruptInputTest {
       TestOutputTopic<String, byte[]> ratesOut =
           driver.createOutputTopic(
               topics.rates().name(), new StringDeserializer(), new ByteArrayDeserializer());
+      // fabric.alerts.active is written by the topology and read back as the query API's table
+      TestOutputTopic<String, byte[]> activeOut =
+          driver.createOutputTopic(
+              topics.alertsActive().name(), new StringDeserializer(), new ByteArrayDeserializer());
+      long activeWritten = 0;
       Map<String, Long> offsets = new HashMap<>();
       Map<String, byte[]> lastGood = new HashMap<>();
       Map<String, Long> goodOnTopic = new HashMap<>();
@@ -213,7 +221,7 @@ class CorruptInputTest {
         for (Map.Entry<String, SpecificRecord> entry : due) {
           String key = entry.getKey();
           SpecificRecord r = entry.getValue();
-          TopicSpec topic = topicOf(topics, r);
+          TopicSpec topic = topics.topicOf(r);
           byte[] bytes = serializer(r, registry).serialize(topic.name(), r);
           long time = timeOf(r);
           inputs.get(topic.name()).pipeInput(key, bytes, time);
@@ -222,7 +230,18 @@ class CorruptInputTest {
           run.good++;
           // drain fabric.rates as it is written: its offsets count the topology's own records
           ratesOut.readRecordsToList().forEach(o -> ratesWritten.add(o.value()));
-          offsets.put(topics.rates().name(), (long) ratesWritten.size() + badOn(run, topics));
+          offsets.put(
+              topics.rates().name(),
+              (long) ratesWritten.size() + badOn(run, topics.rates().name()));
+          for (TestRecord<String, byte[]> a : activeOut.readRecordsToList()) {
+            activeWritten++;
+            if (a.value() != null) {
+              lastGood.put(topics.alertsActive().name(), a.value());
+            }
+          }
+          offsets.put(
+              topics.alertsActive().name(),
+              activeWritten + badOn(run, topics.alertsActive().name()));
           if (!corrupt) {
             continue;
           }
@@ -239,6 +258,9 @@ class CorruptInputTest {
           if (!ratesWritten.isEmpty()) {
             lastGood.put(topics.rates().name(), ratesWritten.get(ratesWritten.size() - 1));
             targets.add(topics.rates().name());
+          }
+          if (lastGood.containsKey(topics.alertsActive().name())) {
+            targets.add(topics.alertsActive().name());
           }
           for (BadKind kind : kinds) {
             for (String target : targets) {
@@ -291,8 +313,8 @@ class CorruptInputTest {
     return run;
   }
 
-  private static long badOn(Run run, FabricTopics topics) {
-    return run.bad.stream().filter(b -> b.topic.equals(topics.rates().name())).count();
+  private static long badOn(Run run, String topic) {
+    return run.bad.stream().filter(b -> b.topic.equals(topic)).count();
   }
 
   /** The source topics of {@code topology}, from its description. */
@@ -361,26 +383,6 @@ class CorruptInputTest {
         Map.entry(link.getLinkId(), link),
         Map.entry("demo/" + run.getObservedBy(), run),
         Map.entry("demo/leaf01", sweep));
-  }
-
-  private static TopicSpec topicOf(FabricTopics topics, SpecificRecord r) {
-    if (r instanceof NodeCounters node) {
-      return switch (node.getSource()) {
-        case PFC -> topics.pfc();
-        case ECN -> topics.ecn();
-        case PERFQUERY -> topics.switchCounters();
-        default -> topics.portCounters();
-      };
-    }
-    if (r instanceof FabricLink) {
-      return topics.topology();
-    }
-    for (TopicSpec spec : topics.raw()) {
-      if (spec.valueType().isInstance(r)) {
-        return spec;
-      }
-    }
-    throw new IllegalArgumentException("no raw topic carries " + r.getClass());
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

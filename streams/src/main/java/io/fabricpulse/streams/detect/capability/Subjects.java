@@ -8,12 +8,13 @@ import io.fabricpulse.streams.alerts.AlertSubject;
  * How a link end is named in an alert: a host port as the host's own alerts name it (node {@code
  * gpu007}, device {@code mlx5_3} from its NodeDescription {@code gpu007 mlx5_3}), a switch port as
  * its switch-port counters do (node = the NodeDescription when a plain name, else the GUID; device
- * = the GUID; docs/switch-ports.md).
+ * = the GUID; docs/switch-ports.md). The topology join (io.fabricpulse.streams.peers) finds a port
+ * alert's link by this name.
  */
-final class Subjects {
+public final class Subjects {
   private Subjects() {}
 
-  static AlertSubject of(String cluster, LinkPort end) {
+  public static AlertSubject of(String cluster, LinkPort end) {
     String description = end.getNodeDescription();
     if (end.getNodeType() == FabricNodeType.CA
         && description != null
@@ -29,7 +30,7 @@ final class Subjects {
   }
 
   /** {@code leaf-07 port 12}, or the GUID when the end has no description. */
-  static String label(LinkPort end) {
+  public static String label(LinkPort end) {
     String name =
         end.getNodeDescription() != null && !end.getNodeDescription().isEmpty()
             ? end.getNodeDescription()

@@ -9,6 +9,7 @@ import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.DetectorProcessor;
+import io.fabricpulse.streams.peers.LinkPeers;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
@@ -41,7 +42,9 @@ import org.apache.kafka.streams.kstream.Named;
  *                     link-alert-tracker]
  *   -> link-results-only -> link-results-cast (alerts and node progress markers, shared with
  *      the NCCL family as {@link LinkProgress#SHARED_STREAM})
- *      -> link-alerts-only -> fabric.alerts, fabric.alerts.active
+ *      -> link-alerts-only -> the topology join ({@link LinkPeers}: the peer labels, and one
+ *         incident label for both ends of a cable)
+ *      -> fabric.alerts, fabric.alerts.active
  *   -> link-dead-letters-only -> link-dead-letters-cast -> link-sink-dlq (fabric.dlq)
  * </pre>
  */
@@ -111,8 +114,10 @@ public final class LinkHealthDetector {
             NODE_CLOCK_STORE,
             TRACKER_STORE);
     inputs.share(LinkProgress.SHARED_STREAM, alertsAndProgress);
+    KStream<String, Alert> alerts =
+        alertsAndProgress.filter((key, a) -> a != null, Named.as("link-alerts-only"));
     AlertSinks.addTo(
-        alertsAndProgress.filter((key, a) -> a != null, Named.as("link-alerts-only")),
+        LinkPeers.join(inputs, alerts, MODULE_NAME),
         MODULE_NAME,
         inputs.topics(),
         inputs.serdes().alert());

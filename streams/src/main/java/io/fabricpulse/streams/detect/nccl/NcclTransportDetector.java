@@ -15,6 +15,7 @@ import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.detect.link.LinkProgress;
 import io.fabricpulse.streams.rules.RuleSet;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
@@ -41,8 +42,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *                               nccl-node-link-alerts, nccl-node-link-clocks, nccl-held-errors]
  *      -> nccl-dead-letters-only -> nccl-dead-letters-cast -> nccl-sink-dlq (fabric.dlq)
  *      -> nccl-transports-only -> nccl-transports-cast -> nccl-to-transport (fabric.nccl.transport)
- *      -> nccl-alerts-only -> nccl-alerts-cast -> nccl-alerts-key-by-job
- *         -> repartition nccl-alerts-by-job -> nccl-job-incidents [nccl-job-incidents]
+ *      -> nccl-alerts-and-ticks-only -> nccl-alerts-cast -> nccl-alerts-key-by-cluster
+ *         -> repartition nccl-alerts-by-cluster
+ *         -> nccl-job-incidents [nccl-job-incidents, nccl-job-pending, nccl-job-progress]
  *         -> fabric.alerts, fabric.alerts.active
  * </pre>
  *
@@ -53,7 +55,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * fabric.alerts): an NCCL_ERROR waits, in the node's link event time, for the link alerts of its
  * node up to its line's time plus a grace ({@link NodeLinkAlerts}), so the same input gives the
  * same alert whatever the load. Without the link family in the topology an NCCL_ERROR goes out at
- * once, without link alerts.
+ * once, without link alerts. The job stage judges a job's host alerts in event-time order up to the
+ * host tasks' progress ({@link JobStageProgress}), so a job's page does not depend on which host's
+ * record arrives first either.
  */
 public final class NcclTransportDetector {
 
@@ -91,8 +95,24 @@ public final class NcclTransportDetector {
   /** Open job-level GDR/socket alerts per rule|cluster/job=ID (hosts in evidence "hosts"). */
   public static final String JOB_INCIDENT_STORE = "nccl-job-incidents";
 
-  /** Repartition of the per-host alerts by cluster/job. */
-  public static final String ALERTS_BY_JOB = "nccl-alerts-by-job";
+  /** Host alerts of jobs waiting for the host tasks' watermark, by time|rule|job|host|state. */
+  public static final String JOB_PENDING_STORE = "nccl-job-pending";
+
+  /** The latest time each host task reported to the job stage ({@link JobStageProgress}). */
+  public static final String JOB_PROGRESS_STORE = "nccl-job-progress";
+
+  /** Repartition of the per-host alerts and the host tasks' progress ticks by cluster. */
+  public static final String ALERTS_BY_CLUSTER = "nccl-alerts-by-cluster";
+
+  /**
+   * The longest an NCCL alert waits, in event time, before it goes out: an NCCL_ERROR for its
+   * node's link alerts ({@link NodeLinkAlerts#GRACE}), a job's host alert for the other host tasks
+   * ({@link JobStageProgress#SETTLE}). An offline run ends by moving time this far.
+   */
+  public static final Duration LONGEST_WAIT =
+      NodeLinkAlerts.GRACE.compareTo(JobStageProgress.SETTLE) >= 0
+          ? NodeLinkAlerts.GRACE
+          : JobStageProgress.SETTLE;
 
   /** A verdict or an error is a finding, not a level that must persist: it fires at once. */
   static final FiringPolicy POLICY = FiringPolicy.IMMEDIATE;
@@ -106,6 +126,13 @@ public final class NcclTransportDetector {
 
   private NcclTransportDetector() {}
 
+  /** The stores of the job stage ({@link JobIncidents}); its stories build the stage alone. */
+  static void addJobStageStores(DetectorInputs inputs) {
+    inputs.addStore(JOB_INCIDENT_STORE, inputs.serdes().alert());
+    inputs.addStore(JOB_PENDING_STORE, inputs.serdes().alert());
+    inputs.addStore(JOB_PROGRESS_STORE, Serdes.Long());
+  }
+
   /** Adds the NCCL detectors to the inputs' builder. */
   public static void addTo(DetectorInputs inputs, RuleSet rules) {
     FabricTopics topics = inputs.topics();
@@ -113,7 +140,7 @@ public final class NcclTransportDetector {
     inputs.addStore(VERDICT_STORE, VerdictSerde.serde());
     inputs.addStore(NODE_PORTS_STORE, NodePorts.serde());
     inputs.addStore(PORT_STATE_STORE, Serdes.String());
-    inputs.addStore(JOB_INCIDENT_STORE, serdes.alert());
+    addJobStageStores(inputs);
     inputs.addStore(TRACKER_STORE, new TrackerStateSerde());
     inputs.addStore(NODE_LINK_ALERTS_STORE, serdes.alert());
     inputs.addStore(NODE_LINK_CLOCK_STORE, Serdes.Long());
@@ -185,16 +212,23 @@ public final class NcclTransportDetector {
             Produced.with(Serdes.String(), serdes.value(NcclTransport.class))
                 .withName("nccl-to-transport"));
     KStream<String, Alert> alerts =
-        out.filter((key, v) -> v instanceof Alert, Named.as("nccl-alerts-only"))
+        out.filter(
+                (key, v) -> v == null || v instanceof Alert, Named.as("nccl-alerts-and-ticks-only"))
             .mapValues(v -> (Alert) v, Named.as("nccl-alerts-cast"))
+            // a progress tick (null value) is keyed by its cluster already
             .selectKey(
-                (key, a) -> a.getCluster() + "/" + (a.getJob() != null ? a.getJob() : a.getNode()),
-                Named.as("nccl-alerts-key-by-job"))
+                (key, a) -> a == null ? key : a.getCluster(),
+                Named.as("nccl-alerts-key-by-cluster"))
             .repartition(
-                Repartitioned.<String, Alert>as(ALERTS_BY_JOB)
+                Repartitioned.<String, Alert>as(ALERTS_BY_CLUSTER)
                     .withKeySerde(Serdes.String())
                     .withValueSerde(serdes.alert()))
-            .process(JobIncidents::new, Named.as("nccl-job-incidents"), JOB_INCIDENT_STORE);
+            .process(
+                () -> new JobIncidents(partitions),
+                Named.as("nccl-job-incidents"),
+                JOB_INCIDENT_STORE,
+                JOB_PENDING_STORE,
+                JOB_PROGRESS_STORE);
     AlertSinks.addTo(alerts, "nccl", topics, serdes.alert());
   }
 }

@@ -19,6 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
@@ -60,6 +62,15 @@ final class NcclTransportProcessor extends DetectorProcessor<SpecificRecord> {
 
   private NodeLinkAlerts links;
 
+  /** This task, as the job stage knows it ({@link JobStageProgress}). */
+  private String source;
+
+  /** The clusters this task has seen records of: each gets a progress tick. */
+  private final Set<String> clusters = new TreeSet<>();
+
+  /** The time of the last progress tick sent; no job host alert goes out at or before it. */
+  private long lastTick = Long.MIN_VALUE;
+
   NcclTransportProcessor(NcclChecks checks, boolean linkAlertsShared, DetectorFailures failures) {
     super(failures);
     this.checks = checks;
@@ -68,6 +79,7 @@ final class NcclTransportProcessor extends DetectorProcessor<SpecificRecord> {
 
   @Override
   protected void open() {
+    this.source = "nccl-" + context().taskId().partition();
     this.verdicts = context().getStateStore(NcclTransportDetector.VERDICT_STORE);
     this.nodePorts = context().getStateStore(NcclTransportDetector.NODE_PORTS_STORE);
     for (Rule rule : checks.allRules()) {
@@ -87,6 +99,7 @@ final class NcclTransportProcessor extends DetectorProcessor<SpecificRecord> {
   @Override
   protected void judge(Record<String, SpecificRecord> record) {
     Lineage lineage = Lineage.of(context());
+    clusters.add(clusterOf(record.key()));
     if (record.value() instanceof NcclLog log) {
       onLog(record.key(), log, lineage);
     } else if (record.value() instanceof CounterRates rates) {
@@ -100,6 +113,7 @@ final class NcclTransportProcessor extends DetectorProcessor<SpecificRecord> {
   @Override
   protected void marker(Record<String, SpecificRecord> record) {
     if (LinkProgress.isMarker(record.headers())) {
+      clusters.add(clusterOf(record.key()));
       links.advance(record.key(), record.timestamp()).forEach(this::send);
     }
   }
@@ -170,6 +184,21 @@ final class NcclTransportProcessor extends DetectorProcessor<SpecificRecord> {
       tracker.punctuate(streamTime).forEach(a -> emit(a, streamTime));
     }
     links.releaseWithoutWaiting(streamTime).forEach(this::send);
+    // the job stage may judge the host alerts of jobs up to here (log lines up to SETTLE late
+    // still keep their own time)
+    long complete = streamTime - 1 - JobStageProgress.SETTLE.toMillis();
+    if (complete > lastTick) {
+      lastTick = complete;
+      for (String cluster : clusters) {
+        context().forward(new Record<>(cluster, null, complete, JobStageProgress.headers(source)));
+      }
+    }
+  }
+
+  /** Every input key starts with the cluster: cluster/host, cluster/node. */
+  private static String clusterOf(String key) {
+    int slash = key.indexOf('/');
+    return slash < 0 ? key : key.substring(0, slash);
   }
 
   /**
@@ -180,12 +209,26 @@ final class NcclTransportProcessor extends DetectorProcessor<SpecificRecord> {
     if (linkAlertsShared && NodeLinkAlerts.waits(alert)) {
       links.hold(alert.getCluster() + "/" + alert.getNode(), alert).forEach(this::send);
     } else {
-      forward(alert, timestamp);
+      out(alert, timestamp);
     }
   }
 
   private void send(NodeLinkAlerts.Released r) {
-    forward(r.alert(), r.timestamp());
+    out(r.alert(), r.timestamp());
+  }
+
+  /**
+   * A host alert of a job goes to the job stage named by this task and never at or before the last
+   * progress tick ({@link JobStageProgress}); any other alert goes out as it is.
+   */
+  private void out(Alert alert, long timestamp) {
+    if (!JobIncidents.perJob(alert)) {
+      forward(alert, timestamp);
+      return;
+    }
+    long at = lastTick == Long.MIN_VALUE ? timestamp : Math.max(timestamp, lastTick + 1);
+    context()
+        .forward(new Record<>(alert.getAlertId(), alert, at, JobStageProgress.headers(source)));
   }
 
   private void expireIdleVerdicts(long now) {

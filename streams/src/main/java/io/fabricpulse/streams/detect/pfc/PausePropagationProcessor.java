@@ -10,6 +10,7 @@ import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.alerts.TrackerState;
+import io.fabricpulse.streams.order.UpstreamWatermark;
 import io.fabricpulse.streams.rules.Durations;
 import io.fabricpulse.streams.rules.Rule;
 import java.util.ArrayList;

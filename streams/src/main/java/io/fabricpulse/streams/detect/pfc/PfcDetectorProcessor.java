@@ -9,6 +9,7 @@ import io.fabricpulse.streams.alerts.DetectorFailures;
 import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.detect.DetectorProcessor;
+import io.fabricpulse.streams.order.UpstreamWatermark;
 import io.fabricpulse.streams.rules.Rule;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.fabricpulse.streams.detect.pfc;
 
+import io.fabricpulse.streams.order.UpstreamWatermark;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;

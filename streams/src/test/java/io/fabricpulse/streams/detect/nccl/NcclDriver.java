@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
@@ -71,6 +72,15 @@ final class NcclDriver extends DetectorDriver {
     nccl.pipeInput("c1/clock", null, NcclLines.T0 + second * 1000L);
   }
 
+  /**
+   * Moves stream time far enough past {@code second} that the job stage has judged every host alert
+   * up to it: the host task's progress tick promises {@link JobStageProgress#SETTLE} less than its
+   * stream time, and ticks go out at its punctuation.
+   */
+  void settle(int second) {
+    tick(second + (int) JobStageProgress.SETTLE.toSeconds() + 2);
+  }
+
   /** Every store's changelog, as a restart would restore them. */
   Map<String, List<KeyValue<String, Object>>> storeChangelogs() {
     Map<String, Deserializer<?>> stores = new LinkedHashMap<>();
@@ -79,6 +89,8 @@ final class NcclDriver extends DetectorDriver {
     stores.put(NcclTransportDetector.PORT_STATE_STORE, new StringDeserializer());
     stores.put(NcclTransportDetector.TRACKER_STORE, new TrackerStateSerde().deserializer());
     stores.put(NcclTransportDetector.JOB_INCIDENT_STORE, serdes.alert().deserializer());
+    stores.put(NcclTransportDetector.JOB_PENDING_STORE, serdes.alert().deserializer());
+    stores.put(NcclTransportDetector.JOB_PROGRESS_STORE, new LongDeserializer());
     return changelogs(stores);
   }
 }

@@ -143,6 +143,8 @@ class NcclTransportDetectorTest extends DetectorStories {
       assertEquals(1, alerts.size(), alerts.toString());
       assertEquals("gpu017", alerts.get(0).getNode());
       assertEquals("4720", alerts.get(0).getJob());
+      // both hosts fired at the same instant: the page lists both from the start
+      assertEquals("gpu017,gpu018", alerts.get(0).getEvidence().get("hosts"));
       Alert stored =
           (Alert)
               d.driver
@@ -204,6 +206,7 @@ class NcclTransportDetectorTest extends DetectorStories {
           noPrefix,
           noPrefix.usingNetwork(1, "IB"),
           noPrefix.ringSummary(2, 0)); // 2.30: no per-GPU line, the ring summary says GDR 0
+      d.settle(2);
       List<Alert> alerts = d.readAlerts();
       assertEquals(1, alerts.size());
       assertEquals("gpu021", alerts.get(0).getNode());
@@ -275,6 +278,7 @@ class NcclTransportDetectorTest extends DetectorStories {
       d.pipe(gpu017, gpu017.usingNetwork(3, "Socket"));
       assertTrue(d.alerts.isEmpty());
       d.pipe(PortRates.active("gpu017", "mlx5_0", 5));
+      d.settle(5);
       List<Alert> alerts = d.readAlerts();
       assertEquals(1, alerts.size());
       assertEquals(at(5), alerts.get(0).getStartedAt());
@@ -286,6 +290,7 @@ class NcclTransportDetectorTest extends DetectorStories {
     try (NcclDriver d = driver(info)) {
       NcclLines gke = NcclLines.of("gke-a3-h100-1", "lab6");
       d.pipe(gke, gke.ibNoDevice(1), gke.netSocketUsing(1), gke.usingNetwork(2, "Socket"));
+      d.settle(2);
       List<Alert> alerts = d.readAlerts();
       assertEquals(1, alerts.size(), alerts.toString());
       assertEquals(AlertKind.NET_FALLBACK_SOCKET, alerts.get(0).getKind());
@@ -317,6 +322,7 @@ class NcclTransportDetectorTest extends DetectorStories {
       NcclLines cpu001 = NcclLines.of("cpu001", "4717");
       job4711WithoutGdr(d, cpu001);
       job4711WithoutGdr(d, gpu017);
+      d.settle(4);
       List<Alert> alerts = d.readAlerts();
       assertEquals(1, alerts.size(), alerts.toString());
       assertEquals("gpu017", alerts.get(0).getNode());
@@ -373,6 +379,7 @@ class NcclTransportDetectorTest extends DetectorStories {
     Map<String, List<KeyValue<String, Object>>> changelogs;
     try (NcclDriver d1 = driver(info)) {
       job4711WithoutGdr(d1, gpu017);
+      d1.settle(4);
       assertEquals(1, d1.readAlerts().size());
       changelogs = d1.storeChangelogs();
     }
@@ -429,7 +436,12 @@ class NcclTransportDetectorTest extends DetectorStories {
               NcclTransportDetector.PORT_STATE_STORE,
               NcclTransportDetector.TRACKER_STORE,
               NcclTransportDetector.JOB_INCIDENT_STORE,
-              "nccl-alerts-by-job-repartition",
+              NcclTransportDetector.JOB_PENDING_STORE,
+              NcclTransportDetector.JOB_PROGRESS_STORE,
+              "nccl-alerts-and-ticks-only",
+              "nccl-alerts-key-by-cluster",
+              "nccl-alerts-by-cluster-repartition",
+              "nccl-job-incidents",
               "nccl-to-transport",
               "nccl-to-alerts",
               "nccl-to-alerts-active",

@@ -1,4 +1,4 @@
-package io.fabricpulse.streams.detect.pfc;
+package io.fabricpulse.streams.order;
 
 import java.time.Duration;
 import org.apache.kafka.streams.KeyValue;
@@ -6,18 +6,19 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * How far, in event time, every port-stage task feeding one propagation task has got: the low
- * watermark over the latest time each task (source) reported, by a storm record or a {@link
- * StormPage#TICK}. Each source sends its records in time order, so no record older than the
- * watermark can still arrive from a source seen so far. The propagation stage merges several
- * sources whose progress differs by seconds of wall clock (minutes of event time at a replay's
- * pace); judging storms only up to the watermark makes the result independent of that arrival
- * order.
+ * How far, in event time, every upstream task feeding one downstream task through a repartition
+ * topic has got: the low watermark over the latest time each task (source) reported, by a record or
+ * a progress tick. Each source sends its records in time order, so no record older than the
+ * watermark can still arrive from a source seen so far. A stage that merges several sources whose
+ * progress differs by seconds of wall clock (minutes of event time at a replay's pace) and judges
+ * only up to the watermark gives a result independent of that arrival order. Used by the pause
+ * propagation stage (sources: the PFC port-stage tasks) and the NCCL job stage (sources: the NCCL
+ * host tasks).
  *
- * <p>There is one source per fabric.rates partition, and the stage knows how many ({@link
- * #expectedSources}, {@link io.fabricpulse.streams.StreamsSettings#RATES_PARTITIONS}): until every
- * one has reported there is no watermark at all, so a task that starts late (a start-up rebalance)
- * cannot have its storms judged after another task's later ones.
+ * <p>The stage knows how many sources there are ({@link #expectedSources}, the upstream stage's
+ * task count, see {@link io.fabricpulse.streams.StreamsSettings#tasksOf}): until every one has
+ * reported there is no watermark at all, so a task that starts late (a start-up rebalance) cannot
+ * have its records judged after another task's later ones.
  *
  * <p>A source that has stopped reporting (every node of its partition gone), or never reported (a
  * partition without nodes), must not stall the stage for ever: one that lags the most advanced
@@ -27,26 +28,26 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * changelogged store, key source, value its latest time; the first time heard is kept under the key
  * {@link #FIRST_HEARD} (no source has an empty name).
  */
-final class UpstreamWatermark {
+public final class UpstreamWatermark {
 
   /** Far beyond the skew of live sources (seconds of wall clock, 20 s of event time each). */
-  static final Duration IDLE_AFTER = Duration.ofMinutes(10);
+  public static final Duration IDLE_AFTER = Duration.ofMinutes(10);
 
   /** No source has reported yet, or not every expected one. */
-  static final long NONE = Long.MIN_VALUE;
+  public static final long NONE = Long.MIN_VALUE;
 
   static final String FIRST_HEARD = "";
 
   private final KeyValueStore<String, Long> progress;
   private final int expectedSources;
 
-  UpstreamWatermark(KeyValueStore<String, Long> progress, int expectedSources) {
+  public UpstreamWatermark(KeyValueStore<String, Long> progress, int expectedSources) {
     this.progress = progress;
     this.expectedSources = expectedSources;
   }
 
   /** Source {@code source} has sent a record of time {@code time}. */
-  void advance(String source, long time) {
+  public void advance(String source, long time) {
     Long was = progress.get(source);
     if (was == null || time > was) {
       progress.put(source, time);
@@ -58,7 +59,7 @@ final class UpstreamWatermark {
   }
 
   /** The time every live source has reached, or {@link #NONE}. */
-  long value() {
+  public long value() {
     long max = NONE;
     int heard = 0;
     Long first = null;

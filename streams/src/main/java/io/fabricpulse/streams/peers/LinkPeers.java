@@ -1,0 +1,138 @@
+package io.fabricpulse.streams.peers;
+
+import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.FabricLink;
+import io.fabricpulse.streams.alerts.AlertSubject;
+import io.fabricpulse.streams.alerts.DetectorInputs;
+import java.time.Duration;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.kstream.Joined;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.KTable;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The topology join: a port alert (node, device and port set) gets the other end of its cable from
+ * fabric.topology as labels {@code peer} ({@code leaf-07 port 12}), {@code peer_node}, {@code
+ * peer_guid}, {@code peer_port}, {@code link_id}, and the link's incident key {@value #INCIDENT}.
+ *
+ * <p>fabric.topology is keyed by link; processor {@value #INDEXER} re-keys every link by the alert
+ * name of each of its two ends ({@code cluster/node/device=.../port=...}, {@link
+ * io.fabricpulse.streams.detect.capability.Subjects}), and a tombstone by the ends the link had.
+ * Both ends land in the versioned table {@value #TABLE_STORE} (through repartition topic {@value
+ * #BY_PORT_TOPIC}). A family's alerts are re-keyed by their port ({@code <family>-alerts-by-port})
+ * and joined with that table at the alert's own event time: a versioned table answers "which link
+ * did this port have at time t", so the labels depend on the alert's time and the sweeps before it,
+ * not on which of the two arrived first. An alert whose port has no link at its time (no sweep yet,
+ * a RoCE netdev, a node-level alert) passes unchanged.
+ *
+ * <pre>
+ * source-fabric-topology -> peers-link-ends-by-port [peers-link-ends]
+ *   -> peers-links-by-port (repartition) -> peers-links-table [peers-links-by-port-store, versioned]
+ * &lt;family&gt; alerts -> &lt;family&gt;-alerts-port-key -> &lt;family&gt;-alerts-by-port (repartition)
+ *   -> &lt;family&gt;-peer-join -> &lt;family&gt;-alerts-by-id
+ * </pre>
+ *
+ * <p>A sweep that arrives after an alert of a time it covers (the fabric role's first sweep after
+ * its start, a topology partition behind the alerts) does not change that alert: the alert went out
+ * without peer labels, and is not sent again; later records of the same alert (its RESOLVED) find
+ * the link.
+ */
+public final class LinkPeers {
+
+  /** Per link its two port keys, per port key the link that holds it (processor state). */
+  public static final String ENDS_STORE = "peers-link-ends";
+
+  public static final String INDEXER = "peers-link-ends-by-port";
+
+  /** Name of the repartition topic of the links keyed by port. */
+  public static final String BY_PORT_TOPIC = "peers-links-by-port";
+
+  public static final String TABLE = "peers-links-table";
+
+  /** The versioned table: port key -> the link it had at each time. */
+  public static final String TABLE_STORE = "peers-links-by-port-store";
+
+  /**
+   * How long the table keeps a port's earlier links: an alert up to this much older than the newest
+   * sweep still finds the link its port had then (the newest link of a port is kept forever).
+   */
+  public static final Duration HISTORY = Duration.ofDays(7);
+
+  public static final String PEER = "peer";
+  public static final String PEER_NODE = "peer_node";
+  public static final String PEER_GUID = "peer_guid";
+  public static final String PEER_PORT = "peer_port";
+  public static final String LINK_ID = "link_id";
+
+  /**
+   * The incident key: the same for every alert of one kind on either end of one cable ({@link
+   * PeerLabels#incident}). Alerts with the same key whose times overlap ({@code started_at} to
+   * {@code resolved_at}) are one incident: a flap the host's sysfs and the switch's perfquery sweep
+   * both see. The key does not depend on arrival order (the two ends' alerts come from two
+   * partitions, in either order); a flap of the same cable after both ends resolved has the same
+   * key but does not overlap: the next incident.
+   */
+  public static final String INCIDENT = "incident";
+
+  private LinkPeers() {}
+
+  /**
+   * {@code alerts} (key alert_id) with the peer labels of their port's link; the result is keyed by
+   * alert_id again.
+   *
+   * @param family prefix of the processor and topic names, e.g. {@code link}
+   */
+  public static KStream<String, Alert> join(
+      DetectorInputs inputs, KStream<String, Alert> alerts, String family) {
+    KTable<String, FabricLink> links = inputs.once(TABLE, () -> table(inputs));
+    Serde<Alert> alertSerde = inputs.serdes().alert();
+    return alerts
+        .selectKey((id, alert) -> portKey(alert), Named.as(family + "-alerts-port-key"))
+        .repartition(
+            Repartitioned.<String, Alert>as(family + "-alerts-by-port")
+                .withKeySerde(Serdes.String())
+                .withValueSerde(alertSerde))
+        .leftJoin(
+            links,
+            PeerLabels::add,
+            Joined.with(Serdes.String(), alertSerde, inputs.serdes().value(FabricLink.class))
+                .withName(family + "-peer-join"))
+        .selectKey((port, alert) -> alert.getAlertId(), Named.as(family + "-alerts-by-id"));
+  }
+
+  private static KTable<String, FabricLink> table(DetectorInputs inputs) {
+    Serde<FabricLink> linkSerde = inputs.serdes().value(FabricLink.class);
+    inputs.addStore(ENDS_STORE, Serdes.String());
+    return inputs.stream(inputs.topics().topology(), FabricLink.class)
+        .process(LinkEndsIndexer::new, Named.as(INDEXER), ENDS_STORE)
+        .repartition(
+            Repartitioned.<String, FabricLink>as(BY_PORT_TOPIC)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(linkSerde))
+        .toTable(
+            Named.as(TABLE),
+            Materialized.<String, FabricLink>as(
+                    Stores.persistentVersionedKeyValueStore(TABLE_STORE, HISTORY))
+                .withKeySerde(Serdes.String())
+                .withValueSerde(linkSerde));
+  }
+
+  /**
+   * The join key of an alert: its port ({@code cluster/node/device=.../port=...}) when the alert
+   * names node, device and port, else its alert_id (which no port has, so the alert passes).
+   */
+  static String portKey(Alert alert) {
+    if (alert.getNode() == null || alert.getDevice() == null || alert.getPort() == null) {
+      return alert.getAlertId();
+    }
+    return AlertSubject.node(alert.getCluster(), alert.getNode())
+        .withDevice(alert.getDevice())
+        .withPort(alert.getPort())
+        .key();
+  }
+}
