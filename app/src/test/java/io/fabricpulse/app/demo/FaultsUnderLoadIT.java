@@ -236,6 +236,23 @@ class FaultsUnderLoadIT {
         assertEquals(0, rates.duplicated(), "rates computed twice");
         assertEquals(0, rates.missingFrom(raw), "raw samples without their rates");
         assertEquals(raw.count(), rates.count(), "one NodeRates per raw NodeCounters");
+        // the event topics carry no sequence number: a record written twice repeats its bytes
+        for (String topic :
+            List.of(
+                pipeline.topics().gpu().name(),
+                pipeline.topics().xid().name(),
+                pipeline.topics().sm().name(),
+                pipeline.topics().nccl().name())) {
+          assertEquals(
+              0,
+              Sequences.repeatedRecords(
+                  bootstrap,
+                  topic,
+                  r ->
+                      landed.containsKey(
+                          new CorruptRecords.Landed(r.topic(), r.partition(), r.offset()))),
+              "records written twice on " + topic);
+        }
 
         // every injected fault exactly once, nothing else
         List<Alert> alerts = watcher.alerts();
@@ -260,7 +277,9 @@ class FaultsUnderLoadIT {
                 store
                     .await(
                         "select count() c from " + InfluxSchema.ALERTS,
-                        q -> !q.rows().isEmpty() && Long.parseLong(q.rows().get(0).get("c")) >= alerts.size(),
+                        q ->
+                            !q.rows().isEmpty()
+                                && Long.parseLong(q.rows().get(0).get("c")) >= alerts.size(),
                         RECOVERY_DEADLINE)
                     .rows()
                     .get(0)

@@ -119,6 +119,25 @@ final class Sequences {
     return seqs.size();
   }
 
+  /**
+   * Records of {@code topic} whose key and value bytes repeat an earlier record's (committed
+   * records, {@code skip} left out): a record the collectors' output sent twice.
+   */
+  static long repeatedRecords(
+      String bootstrap,
+      String topic,
+      java.util.function.Predicate<ConsumerRecord<String, byte[]>> skip) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    long repeated = 0;
+    for (ConsumerRecord<String, byte[]> r : readAll(bootstrap, topic)) {
+      if (!skip.test(r)
+          && !seen.add(r.key() + "|" + java.util.Base64.getEncoder().encodeToString(r.value()))) {
+        repeated++;
+      }
+    }
+    return repeated;
+  }
+
   /** Every committed record of {@code topic}, from the beginning to the end offsets of now. */
   static List<ConsumerRecord<String, byte[]>> readAll(String bootstrap, String topic) {
     Properties props = new Properties();
