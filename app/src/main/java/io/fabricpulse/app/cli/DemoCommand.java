@@ -122,9 +122,25 @@ public final class DemoCommand implements Callable<Integer> {
       })
   int statusPort;
 
+  @Option(
+      names = "--corrupt-rate",
+      paramLabel = "RATE",
+      defaultValue = "0",
+      description = {
+        "Also write bad records (random bytes, unknown schema id,",
+        "truncated Avro, another record type) to every input topic,",
+        "RATE of the records published, e.g. 0.01; the summary counts",
+        "them and their dead letters (default ${DEFAULT-VALUE}: none)."
+      })
+  double corruptRate;
+
   @Override
   public Integer call() throws Exception {
     java.util.Map<String, String> env = System.getenv();
+    if (!(corruptRate >= 0) || corruptRate > 0.5) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--corrupt-rate must be in [0, 0.5]");
+    }
     for (String[] required :
         new String[][] {
           {wecomWebhook, "--wecom-webhook", DemoBridges.WECOM_KEY_ENV},
@@ -181,7 +197,7 @@ public final class DemoCommand implements Callable<Integer> {
             System.getenv("INFLUX_TOKEN"),
             targets,
             statusPort);
-    return new Demo(settings, System.out).run();
+    return new Demo(settings, System.out).withCorruptRate(corruptRate).run();
   }
 
   private static String blankToNull(String s) {

@@ -1,6 +1,7 @@
 package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.run.AliveFile;
+import io.fabricpulse.app.run.BrokerWatch;
 import io.fabricpulse.sinks.influx.GroupLag;
 import io.fabricpulse.sinks.influx.InfluxSink;
 import io.fabricpulse.sinks.influx.InfluxSinkConfig;
@@ -158,7 +159,8 @@ public final class SinkCommand implements Runnable {
               "writing %s and %s to %s (org %s, bucket %s); Ctrl-C or SIGTERM stops%n",
               config.ratesTopic(), config.alertsTopic(), url, org, bucket);
       spec.commandLine().getOut().flush();
-      try {
+      // the consumer retries silently: this warns within seconds while Kafka does not answer
+      try (BrokerWatch watch = BrokerWatch.start(client)) {
         sink.run();
       } finally {
         if (aliveTimer != null) {

@@ -2,6 +2,7 @@ package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.embedded.TopicBootstrap;
 import io.fabricpulse.app.interactive.QueryApi;
+import io.fabricpulse.app.run.BrokerWatch;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.app.run.StreamsRunner;
 import io.fabricpulse.app.status.LiveStatus;
@@ -216,6 +217,14 @@ public final class StreamsCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     String servers = client.getProperty("bootstrap.servers");
+    // warns within seconds while Kafka does not answer, at start and later
+    try (BrokerWatch watch = BrokerWatch.start(client)) {
+      return run(client, topics, state, rules, servers);
+    }
+  }
+
+  private int run(Properties client, FabricTopics topics, Path state, RuleSet rules, String servers)
+      throws Exception {
     spec.commandLine().getOut().println("connecting to " + servers + " to check the topics...");
     spec.commandLine().getOut().flush();
     Admin admin = Admin.create(client);

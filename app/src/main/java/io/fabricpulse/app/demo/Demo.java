@@ -64,13 +64,27 @@ public final class Demo {
   /** Simulated time after the last fault ends for its alert to fire. */
   private static final Duration SETTLE = Duration.ofSeconds(90);
 
+  /** Simulated seconds before bad records start: the topics then hold good ones to cut. */
+  private static final long CORRUPT_FROM_TICK = 30;
+
   private final Settings settings;
   private final PrintStream out;
   private final CountDownLatch stop = new CountDownLatch(1);
+  private double corruptRate;
 
   public Demo(Settings settings, PrintStream out) {
     this.settings = settings;
     this.out = out;
+  }
+
+  /**
+   * Also writes bad records (random bytes, unknown schema id, truncated Avro, another record type)
+   * to every input topic of the streams application, {@code rate} of the records published (e.g.
+   * 0.01: one per hundred); the summary counts them and their dead letters.
+   */
+  public Demo withCorruptRate(double rate) {
+    this.corruptRate = rate;
+    return this;
   }
 
   public int run() throws IOException, InterruptedException {
@@ -182,7 +196,8 @@ public final class Demo {
     long lastRates = 0;
     long lastReportAt = wallStart;
     try (SimulatedFleet fleet =
-        new SimulatedFleet(simulator, pipeline.producerConfig(), pipeline.topics())) {
+            new SimulatedFleet(simulator, pipeline.producerConfig(), pipeline.topics());
+        CorruptRecords corrupt = corruptRate > 0 ? corruptRecords(pipeline) : null) {
       long tick = 0;
       // A bounded run plays every fault out (plus time for its alert to fire) even when this
       // machine is slower than the requested speed: past the wall-clock end it runs unpaced.
@@ -198,6 +213,16 @@ public final class Demo {
               trim(settings.speed()), human(Duration.between(simStart, mustReach)));
         }
         fleet.collect(simNow);
+        if (corrupt != null && tick >= CORRUPT_FROM_TICK) {
+          if (tick == CORRUPT_FROM_TICK) {
+            fleet.flush();
+            corrupt.takeGoodRecords();
+          }
+          long due = (long) (corruptRate * fleet.published()) - corrupt.sent();
+          if (due > 0) {
+            corrupt.write((int) due, settings.cluster() + "/corrupt", simNow.toEpochMilli());
+          }
+        }
         tick++;
         simNow = simStart.plusSeconds(tick);
         long now = System.nanoTime();
@@ -229,6 +254,9 @@ public final class Demo {
         }
       }
       fleet.flush();
+      if (corrupt != null) {
+        corrupt.flush();
+      }
       out.printf(
           "%nstopping after %s of simulated time; waiting for the pipeline to drain...%n",
           human(Duration.between(simStart, simNow)));
@@ -240,6 +268,9 @@ public final class Demo {
         return ExitCodes.PARTIAL;
       }
       int exit = summarize(pipeline, fleet, watcher, faults);
+      if (corrupt != null && !corruptRecordsDeadLettered(pipeline, corrupt)) {
+        exit = ExitCodes.PARTIAL;
+      }
       if (bridges != null) {
         out.println();
         if (!bridges.awaitDelivered(watcher.alerts(), BRIDGE_SETTLE, out)) {
@@ -258,6 +289,37 @@ public final class Demo {
       watcher.close();
       watcherThread.join(5_000);
     }
+  }
+
+  private static CorruptRecords corruptRecords(EmbeddedPipeline pipeline) {
+    List<String> inputs =
+        new java.util.ArrayList<>(
+            pipeline.topics().raw().stream()
+                .map(io.fabricpulse.schemas.topics.TopicSpec::name)
+                .toList());
+    inputs.add(pipeline.topics().rates().name());
+    return new CorruptRecords(pipeline.bootstrapServers(), inputs);
+  }
+
+  /** The summary's lines about the bad records; false when one has no dead letter. */
+  private boolean corruptRecordsDeadLettered(EmbeddedPipeline pipeline, CorruptRecords corrupt) {
+    CorruptRecords.DeadLetterCheck check =
+        corrupt.check(pipeline.topics().deadLetters().name(), pipeline.registryUrl());
+    out.printf(
+        "  corrupt records written %,d to %d topics (--corrupt-rate %s); dead letters %,d, of"
+            + " them %,d for these (topic, partition, offset and reason)%n",
+        corrupt.sent(),
+        corrupt.topicCount(),
+        trim(corruptRate),
+        check.deadLetters(),
+        check.ofBadRecords());
+    if (!check.missing().isEmpty() || corrupt.sent() != corrupt.landed().size()) {
+      out.printf(
+          "FAILED: %d corrupt records without a dead letter%n",
+          corrupt.sent() - check.ofBadRecords());
+      return false;
+    }
+    return true;
   }
 
   private int summarize(

@@ -45,6 +45,7 @@ final class DemoWatcher implements Runnable, AutoCloseable {
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final AtomicLong rates = new AtomicLong();
   private final AtomicLong portRates = new AtomicLong();
+  private final AtomicLong undecodable = new AtomicLong();
   private final Map<String, PortLoad> loads = new ConcurrentHashMap<>();
   private final List<Alert> alerts = new CopyOnWriteArrayList<>();
 
@@ -75,14 +76,12 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     try {
       while (running.get()) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-          if (record.topic().equals(ratesTopic)) {
-            rates.incrementAndGet();
-            NodeRecords.portRates(ratesDecoder.deserialize(record.topic(), record.value()))
-                .forEach(this::observe);
-          } else {
-            Alert alert = alertDecoder.deserialize(record.topic(), record.value());
-            alerts.add(alert);
-            onAlert.accept(alert);
+          try {
+            watch(record);
+          } catch (org.apache.kafka.common.errors.SerializationException e) {
+            // not the pipeline's record (demo --corrupt-rate writes bad ones to fabric.rates too):
+            // the streams application dead-letters it; the console counts and skips it
+            undecodable.incrementAndGet();
           }
         }
       }
@@ -91,6 +90,24 @@ final class DemoWatcher implements Runnable, AutoCloseable {
     } finally {
       consumer.close();
     }
+  }
+
+  private void watch(ConsumerRecord<String, byte[]> record) {
+    if (record.topic().equals(ratesTopic)) {
+      List<CounterRates> ports =
+          NodeRecords.portRates(ratesDecoder.deserialize(record.topic(), record.value()));
+      rates.incrementAndGet();
+      ports.forEach(this::observe);
+    } else {
+      Alert alert = alertDecoder.deserialize(record.topic(), record.value());
+      alerts.add(alert);
+      onAlert.accept(alert);
+    }
+  }
+
+  /** Records the console could not decode and skipped. */
+  long undecodable() {
+    return undecodable.get();
   }
 
   private void observe(CounterRates r) {

@@ -221,8 +221,29 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops the broker as a crash would leave it for its clients (they lose every connection),
+   * keeping its log directory and ports, so {@link #restart} brings the same broker back: the fault
+   * tests' broker outage.
+   */
+  public synchronized void stop() {
+    if (server != null) {
+      server.shutdown();
+      server.awaitShutdown();
+      server = null;
+      log.info("Kafka stopped (restartable) at {}", bootstrapServers());
+    }
+  }
+
+  /** Starts a stopped broker again on the same log directory and ports; waits until ready. */
+  public synchronized void restart(Duration timeout) throws IOException {
+    if (server == null) {
+      startServer(timeout);
+    }
+  }
+
   @Override
-  public void close() {
+  public synchronized void close() {
     if (server != null) {
       server.shutdown();
       server.awaitShutdown();

@@ -146,24 +146,31 @@ public final class EmbeddedPipeline implements AutoCloseable {
   /** Starts the streams application (every detector, exactly once) and waits for RUNNING. */
   public void startStreams(Consumer<String> progress) throws InterruptedException {
     long t2 = System.nanoTime();
+    streams =
+        newStreamsInstance(options.dataDir().resolve("streams")).start(Duration.ofSeconds(60));
+    progress.accept(
+        String.format(
+            "streams   %s RUNNING in %.1f s", FabricTopology.APPLICATION_ID, seconds(t2)));
+  }
+
+  /**
+   * Another instance of the same streams application (same id, topology and rules, its own state
+   * directory), not started: the instance-loss test shares the work between two and stops one. The
+   * caller closes it.
+   */
+  public StreamsRunner newStreamsInstance(Path stateDir) {
     Properties settings =
         StreamsSettings.base(
             FabricTopology.APPLICATION_ID,
             broker.bootstrapServers(),
-            options.dataDir().resolve("streams"),
+            stateDir,
             StreamsSettings.Guarantee.EXACTLY_ONCE_V2);
     settings.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
     settings.put(StreamsSettings.RATES_PARTITIONS, Integer.toString(ratesPartitions));
     settings.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-    streams =
-        new StreamsRunner(
-                FabricTopology.build(
-                    topics, options.registryUrl(), rules, RateConfig.defaults(), settings),
-                settings)
-            .start(Duration.ofSeconds(60));
-    progress.accept(
-        String.format(
-            "streams   %s RUNNING in %.1f s", FabricTopology.APPLICATION_ID, seconds(t2)));
+    return new StreamsRunner(
+        FabricTopology.build(topics, options.registryUrl(), rules, RateConfig.defaults(), settings),
+        settings);
   }
 
   /** Starts the time-series sink on its own thread, from the derived topics' beginning. */
@@ -184,6 +191,11 @@ public final class EmbeddedPipeline implements AutoCloseable {
 
   public String bootstrapServers() {
     return broker.bootstrapServers();
+  }
+
+  /** The embedded broker (the fault tests stop and restart it). */
+  public EmbeddedKafkaBroker broker() {
+    return broker;
   }
 
   public String registryUrl() {

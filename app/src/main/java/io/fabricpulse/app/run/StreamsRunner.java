@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -11,15 +12,26 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Runs one Kafka Streams application and lets the caller wait on its state, never on a sleep. */
+/**
+ * Runs one Kafka Streams application and lets the caller wait on its state, never on a sleep. A
+ * stream thread that fails is replaced ({@code REPLACE_THREAD}: the new thread resumes its tasks
+ * from the last commit) as long as {@link ThreadReplacementPolicy} allows; past its bound the
+ * client shuts down ({@code SHUTDOWN_CLIENT}) and {@link #failure()} says why, so a record that
+ * fails every time cannot keep the application looping.
+ */
 public final class StreamsRunner implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StreamsRunner.class);
 
   private final KafkaStreams streams;
   private final CountDownLatch running = new CountDownLatch(1);
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final AtomicInteger replacedThreads = new AtomicInteger();
 
   public StreamsRunner(Topology topology, Properties settings) {
+    this(topology, settings, ThreadReplacementPolicy.defaults());
+  }
+
+  public StreamsRunner(Topology topology, Properties settings, ThreadReplacementPolicy policy) {
     this.streams = new KafkaStreams(topology, settings);
     streams.setStateListener(
         (newState, oldState) -> {
@@ -32,7 +44,23 @@ public final class StreamsRunner implements AutoCloseable {
         });
     streams.setUncaughtExceptionHandler(
         exception -> {
-          log.error("stream thread failed; shutting the application down", exception);
+          if (policy.replaceAnother()) {
+            int replaced = replacedThreads.incrementAndGet();
+            log.error(
+                "stream thread failed; replacing it ({} of at most {} within {}; {} so far)",
+                policy.recentReplacements(),
+                policy.maxReplacements(),
+                policy.window(),
+                replaced,
+                exception);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+          }
+          log.error(
+              "stream thread failed again after {} replacements within {}; shutting the"
+                  + " application down",
+              policy.maxReplacements(),
+              policy.window(),
+              exception);
           failure.compareAndSet(null, exception);
           return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
@@ -55,7 +83,12 @@ public final class StreamsRunner implements AutoCloseable {
     return streams;
   }
 
-  /** The exception that stopped a stream thread, if any. */
+  /** Stream threads replaced after a failure since the start. */
+  public int replacedThreads() {
+    return replacedThreads.get();
+  }
+
+  /** The exception that stopped the application (past the replacement bound), if any. */
   public Throwable failure() {
     return failure.get();
   }

@@ -8,6 +8,7 @@ import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.publish.RecordPublisher;
+import io.fabricpulse.schemas.health.OutageLog;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import java.time.Duration;
@@ -17,6 +18,10 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.KafkaException;
@@ -32,17 +37,45 @@ import org.slf4j.LoggerFactory;
  * idempotent {@code acks=all} producer, so a node holds one set of broker connections. Each topic
  * has its own bounded drop-oldest buffer, so a flood on one source cannot push out another source's
  * records.
+ *
+ * <p>Delivery is watched ({@link #checkDelivery}): when records have waited {@link #WARN_AFTER}
+ * without any acknowledgement, a warning names Kafka, the records waiting and the last send error,
+ * and repeats every {@link #REPEAT_EVERY} while the outage lasts; one line says when Kafka
+ * acknowledges again.
  */
 public final class KafkaRecordOutput implements RecordOutput {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaRecordOutput.class);
 
+  /** How long records may wait without an acknowledgement before the agent warns. */
+  public static final Duration WARN_AFTER = Duration.ofSeconds(5);
+
+  /** How often the warning repeats while Kafka stays unreachable. */
+  public static final Duration REPEAT_EVERY = Duration.ofSeconds(30);
+
+  private static final Duration CHECK_EVERY = Duration.ofSeconds(1);
+
   private final Producer<String, SpecificRecord> producer;
   private final Map<Class<?>, RecordPublisher> publishers = new LinkedHashMap<>();
   private final Map<RateSource, RecordPublisher> nodeCounters = new EnumMap<>(RateSource.class);
+  private final OutageLog outage;
+  private long acknowledgedAtLastCheck;
+  private ScheduledExecutorService watch;
 
   public KafkaRecordOutput(
       Producer<String, SpecificRecord> producer, FabricTopics topics, int bufferRecords) {
+    this(producer, topics, bufferRecords, "Kafka");
+  }
+
+  /**
+   * @param kafka how warnings name Kafka, e.g. {@code Kafka at 127.0.0.1:9092}
+   */
+  public KafkaRecordOutput(
+      Producer<String, SpecificRecord> producer,
+      FabricTopics topics,
+      int bufferRecords,
+      String kafka) {
     this.producer = producer;
+    this.outage = new OutageLog(kafka, WARN_AFTER, REPEAT_EVERY);
     for (TopicSpec spec : topics.raw()) {
       RecordPublisher publisher = new RecordPublisher(producer, spec.name(), bufferRecords);
       if (spec == topics.portCounters()) {
@@ -64,10 +97,79 @@ public final class KafkaRecordOutput implements RecordOutput {
 
   /** The production output for a configuration: one real producer, the default topics. */
   public static KafkaRecordOutput forConfig(CollectorConfig config) {
-    return new KafkaRecordOutput(
-        RecordPublisher.createProducer(config.producerProperties()),
-        FabricTopics.defaults(),
-        config.bufferRecords());
+    KafkaRecordOutput output =
+        new KafkaRecordOutput(
+            RecordPublisher.createProducer(config.producerProperties()),
+            FabricTopics.defaults(),
+            config.bufferRecords(),
+            "Kafka at " + config.producerProperties().getProperty("bootstrap.servers"));
+    output.watchDelivery();
+    return output;
+  }
+
+  /** Checks delivery every second on a daemon thread until {@link #close()}. */
+  public synchronized void watchDelivery() {
+    if (watch != null) {
+      return;
+    }
+    watch =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "fabricpulse-delivery-watch");
+              t.setDaemon(true);
+              return t;
+            });
+    watch.scheduleAtFixedRate(
+        () -> checkDelivery(System.nanoTime()),
+        CHECK_EVERY.toMillis(),
+        CHECK_EVERY.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * One look at delivery at {@code nowNanos}: Kafka is failing when records wait and none was
+   * acknowledged since the last look; the line it gives is logged and returned (tests read it).
+   */
+  public synchronized Optional<OutageLog.Line> checkDelivery(long nowNanos) {
+    long acknowledged = 0;
+    long waiting = 0;
+    long dropped = 0;
+    String error = null;
+    for (RecordPublisher publisher : all()) {
+      acknowledged += publisher.sent();
+      waiting += publisher.waiting();
+      dropped += publisher.dropped();
+      if (error == null) {
+        error = publisher.lastError();
+      }
+    }
+    boolean progress = acknowledged != acknowledgedAtLastCheck;
+    acknowledgedAtLastCheck = acknowledged;
+    Optional<OutageLog.Line> line =
+        waiting == 0 || progress
+            ? outage.answered(nowNanos)
+            : outage.failed(
+                nowNanos,
+                "no record acknowledged, "
+                    + waiting
+                    + " waiting, "
+                    + dropped
+                    + " dropped for lack of buffer space"
+                    + (error != null ? "; last error: " + error : ""));
+    line.ifPresent(
+        l -> {
+          if (l.warning()) {
+            LOG.warn(l.text());
+          } else {
+            LOG.info(l.text());
+          }
+        });
+    return line;
+  }
+
+  /** True while Kafka has been failing past {@link #WARN_AFTER}: the agent's delivery health. */
+  public boolean kafkaDown() {
+    return outage.down();
   }
 
   @Override
@@ -138,6 +240,11 @@ public final class KafkaRecordOutput implements RecordOutput {
   /** Flushes every topic, then closes the shared producer and reports what could not be sent. */
   @Override
   public void close() {
+    synchronized (this) {
+      if (watch != null) {
+        watch.shutdownNow();
+      }
+    }
     flush();
     producer.close(Duration.ofSeconds(30));
     long unsent = 0;

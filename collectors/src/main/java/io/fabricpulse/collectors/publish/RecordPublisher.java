@@ -66,6 +66,8 @@ public final class RecordPublisher implements AutoCloseable {
   private long sent;
   private long failed;
   private long rejected;
+  private long inFlight;
+  private volatile String lastError;
   private volatile boolean backOff;
   private volatile Thread drainer;
 
@@ -185,6 +187,16 @@ public final class RecordPublisher implements AutoCloseable {
     return retry.size() + buffer.size();
   }
 
+  /** Records not yet acknowledged: buffered, or handed to the producer and not answered yet. */
+  public synchronized long waiting() {
+    return buffered() + inFlight;
+  }
+
+  /** The last retriable send error (Kafka unreachable, ...), or null; cleared by an ack. */
+  public String lastError() {
+    return lastError;
+  }
+
   /** Records dropped (oldest first) because the buffer was full. */
   public synchronized long dropped() {
     return dropped;
@@ -248,6 +260,11 @@ public final class RecordPublisher implements AutoCloseable {
 
   private synchronized void acknowledged() {
     sent++;
+    lastError = null;
+  }
+
+  private synchronized void handedOver(long delta) {
+    inFlight += delta;
   }
 
   /**
@@ -274,27 +291,33 @@ public final class RecordPublisher implements AutoCloseable {
     ProducerRecord<String, SpecificRecord> record;
     while (!backOff && budget-- > 0 && (record = next()) != null) {
       ProducerRecord<String, SpecificRecord> inFlight = record;
+      handedOver(1);
       try {
         producer.send(inFlight, (metadata, error) -> completed(inFlight, error));
       } catch (RetriableException e) {
+        handedOver(-1);
+        lastError = e.toString();
         // Metadata not available within max.block.ms (Kafka unreachable): keep the record and
         // stop for now; the next publish or flush tries again.
         LOG.debug("topic {}: send refused, will retry: {}", topic, e.toString());
         putBack(inFlight);
         return;
       } catch (KafkaException e) {
+        handedOver(-1);
         reject(inFlight, e);
       }
     }
   }
 
   private void completed(ProducerRecord<String, SpecificRecord> record, Exception error) {
+    handedOver(-1);
     if (error == null) {
       acknowledged();
     } else if (error instanceof RetriableException) {
       LOG.debug(
           "topic {} key {}: send failed, will retry: {}", topic, record.key(), error.toString());
       backOff = true;
+      lastError = error.toString();
       putBack(record);
     } else {
       reject(record, error);

@@ -66,6 +66,15 @@ public final class InfluxPointWriter implements PointWriter {
         write(points.subList(half, points.size()));
         return;
       }
+      if (e.status() == 401 || e.status() == 403) {
+        // retried like an outage (a rotated token may be put right); the message never holds it
+        throw new IllegalStateException(
+            "the store refused the token (HTTP "
+                + e.status()
+                + "; INFLUX_TOKEN or INFLUX_TOKEN_FILE): "
+                + e.getMessage(),
+            e);
+      }
       if (e.status() == 400 || e.status() == 422) {
         throw new PointsRejectedException(
             "server refused "

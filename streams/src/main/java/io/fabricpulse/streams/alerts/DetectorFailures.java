@@ -13,6 +13,7 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
@@ -186,6 +187,11 @@ public final class DetectorFailures {
       try {
         step.run();
         return true;
+      } catch (StreamsException e) {
+        // Kafka Streams' own signal (the task migrated during a rebalance, a fenced producer, a
+        // failed send downstream): the runtime handles it, e.g. by re-processing the task from its
+        // last commit; it is not the detector's failure and must not become a dead letter.
+        throw e;
       } catch (RuntimeException e) {
         failed(record, rule, e);
         return false;
@@ -204,6 +210,8 @@ public final class DetectorFailures {
           streamTime -> {
             try {
               punctuator.punctuate(streamTime);
+            } catch (StreamsException e) {
+              throw e; // as in guard: the runtime's, not the detector's
             } catch (RuntimeException e) {
               failedInPunctuation(streamTime, e);
             }
