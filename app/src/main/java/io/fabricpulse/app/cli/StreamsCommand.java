@@ -219,11 +219,17 @@ public final class StreamsCommand implements Callable<Integer> {
     String servers = client.getProperty("bootstrap.servers");
     // warns within seconds while Kafka does not answer, at start and later
     try (BrokerWatch watch = BrokerWatch.start(client)) {
-      return run(client, topics, state, rules, servers);
+      return run(client, topics, state, rules, servers, statusAccess);
     }
   }
 
-  private int run(Properties client, FabricTopics topics, Path state, RuleSet rules, String servers)
+  private int run(
+      Properties client,
+      FabricTopics topics,
+      Path state,
+      RuleSet rules,
+      String servers,
+      StatusAccess statusAccess)
       throws Exception {
     spec.commandLine().getOut().println("connecting to " + servers + " to check the topics...");
     spec.commandLine().getOut().flush();
