@@ -226,7 +226,7 @@ final class NcclTransportProcessor extends DetectorProcessor<SpecificRecord> {
       forward(alert, timestamp);
       return;
     }
-    long at = lastTick == Long.MIN_VALUE ? timestamp : Math.max(timestamp, lastTick + 1);
+    long at = Math.max(timestamp, lastTick + 1); // lastTick + 1 is MIN_VALUE + 1 before any tick
     context()
         .forward(new Record<>(alert.getAlertId(), alert, at, JobStageProgress.headers(source)));
   }
