@@ -51,7 +51,7 @@ class DemoBridgesIT {
                   wecom.url(), "demo-key", dingtalk.url(), "demo-token", SECRET, "fabricpulse"),
               0); // no status page
       int exit = new Demo(settings, out).run();
-      String output = bytes.toString(StandardCharsets.UTF_8);
+      String output = verdictFirst(bytes.toString(StandardCharsets.UTF_8));
       assertEquals(0, exit, output);
       assertTrue(output.contains("OK: every alert reached the robots"), output);
       assertFalse(
@@ -70,5 +70,18 @@ class DemoBridgesIT {
         }
       }
     }
+  }
+
+  /**
+   * The demo's output with its verdict (from "stopping after" on) first: a failure message is cut
+   * to its head and tail in CI logs, and the progress lines in between say little.
+   */
+  private static String verdictFirst(String output) {
+    int verdict = output.lastIndexOf("stopping after");
+    return verdict < 0
+        ? output
+        : output.substring(verdict)
+            + "\n--- the run from its start ---\n"
+            + output.substring(0, verdict);
   }
 }

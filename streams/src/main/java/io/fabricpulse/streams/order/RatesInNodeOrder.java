@@ -23,7 +23,7 @@ import org.apache.kafka.streams.kstream.Named;
  * </pre>
  *
  * Cost: a record waits until the node's slowest source has reported its time (one sampling interval
- * when sources share it). A source silent for 30 s or three of its intervals no longer holds the
+ * when sources share it). A source silent for 5 min or three of its intervals no longer holds the
  * node back; a node that stops reporting altogether keeps its last records (those after its slowest
  * source's last sample) until it reports again.
  */
