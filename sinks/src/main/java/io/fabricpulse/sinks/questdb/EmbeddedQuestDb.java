@@ -34,11 +34,13 @@ import org.slf4j.LoggerFactory;
  * become SYMBOL columns and each measurement a table, created on first write. WAL apply is
  * asynchronous, so readers wait with {@link #awaitRows} (a deadline, no sleep).
  *
- * <p>At start it creates the sink's 10 s aggregate tables with DEDUP UPSERT KEYS (designated
- * timestamp plus every tag), because the sink writes a bucket again when samples arrive after it
- * was closed, and InfluxDB's rule "same measurement, tags and time overwrites" holds in QuestDB
- * only on deduplicated tables. Tables created by the ILP write path are plain WAL tables, so they
- * are created here first, over SQL; field columns are still added by the writes.
+ * <p>At start it creates the sink's rates tables and their 10 s aggregate tables with DEDUP UPSERT
+ * KEYS (designated timestamp plus every tag), because the sink writes a point again when samples
+ * arrive after its bucket was closed, or when a write timed out on the client after the server had
+ * applied it (the retry then sends the same points), and InfluxDB's rule "same measurement, tags
+ * and time overwrites" holds in QuestDB only on deduplicated tables. Tables created by the ILP
+ * write path are plain WAL tables, so they are created here first, over SQL; field columns are
+ * still added by the writes.
  *
  * <p>{@link #stop()} and {@link #start()} keep the data directory and the port, so a test can take
  * the server away and bring the same one back.
@@ -123,34 +125,38 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     main.start();
     main.awaitStartup();
     server = main;
-    createAggregateTables();
+    createRatesTables();
   }
 
   /**
-   * Creates each {@code <rates measurement>_10s} table, if missing, deduplicated on its designated
-   * timestamp and tags, and enables DEDUP on one left by an older version (idempotent).
+   * Creates each rates table and its {@code _10s} aggregate table, if missing, deduplicated on its
+   * designated timestamp and tags, and enables DEDUP on one left by an older version (idempotent).
    */
-  private void createAggregateTables() {
+  private void createRatesTables() {
     String keys = "timestamp, " + String.join(", ", RATE_TAGS);
+    StringBuilder tags = new StringBuilder();
+    RATE_TAGS.forEach(tag -> tags.append(tag).append(" SYMBOL, "));
     for (String rates :
         List.of(InfluxSchema.PORT_RATES, InfluxSchema.PFC_RATES, InfluxSchema.ECN_RATES)) {
-      String table = InfluxSchema.aggregateMeasurement(rates);
-      StringBuilder columns = new StringBuilder();
-      RATE_TAGS.forEach(tag -> columns.append(tag).append(" SYMBOL, "));
-      query(
-          "CREATE TABLE IF NOT EXISTS "
-              + table
-              + " ("
-              + columns
-              + "samples LONG, timestamp TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY WAL"
-              + " DEDUP UPSERT KEYS("
-              + keys
-              + ")");
-      try {
-        query("ALTER TABLE " + table + " DEDUP ENABLE UPSERT KEYS(" + keys + ")");
-      } catch (QueryException e) {
-        log.warn("cannot enable DEDUP on {}; rewritten buckets will duplicate rows: {}", table, e);
-      }
+      createDeduplicated(rates, tags.toString(), keys);
+      createDeduplicated(InfluxSchema.aggregateMeasurement(rates), tags + "samples LONG, ", keys);
+    }
+  }
+
+  private void createDeduplicated(String table, String columns, String keys) {
+    query(
+        "CREATE TABLE IF NOT EXISTS "
+            + table
+            + " ("
+            + columns
+            + "timestamp TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY WAL"
+            + " DEDUP UPSERT KEYS("
+            + keys
+            + ")");
+    try {
+      query("ALTER TABLE " + table + " DEDUP ENABLE UPSERT KEYS(" + keys + ")");
+    } catch (QueryException e) {
+      log.warn("cannot enable DEDUP on {}; a rewrite will duplicate rows: {}", table, e);
     }
   }
 

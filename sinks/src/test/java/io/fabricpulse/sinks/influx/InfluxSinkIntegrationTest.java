@@ -147,6 +147,37 @@ class InfluxSinkIntegrationTest {
     assertEquals(time(T0), alert.get("timestamp"));
   }
 
+  /**
+   * A write that times out on the client after the server applied it is retried with the same
+   * points (seen in CI on a loaded machine: "write of 2 points ... failed (attempt 1) ... timeout",
+   * then a second copy of each row). The store must hold each point once, as InfluxDB does.
+   */
+  @Test
+  void pointsWrittenAgainByARetryAreStoredOnce() {
+    InfluxSinkConfig config = config(questDb);
+    SinkPoint first =
+        InfluxSchema.ratesPoint(
+                Rates.port("it-retry", "gpu031", T0)
+                    .normal("port_rcv_errors", 40L, 4L, "events")
+                    .build())
+            .orElseThrow();
+    SinkPoint marker =
+        InfluxSchema.ratesPoint(
+                Rates.port("it-retry", "gpu031", T0 + 1000)
+                    .normal("port_rcv_errors", 40L, 0L, "events")
+                    .build())
+            .orElseThrow();
+    try (InfluxPointWriter writer = new InfluxPointWriter(config)) {
+      writer.write(List.of(first));
+      writer.write(List.of(first)); // the retry
+      writer.write(List.of(marker)); // applied after both: once it shows, the retry was applied
+    }
+    String series = "select * from fabric_port_rates where cluster = 'it-retry'";
+    questDb.awaitRows(series + " and timestamp = '" + time(T0 + 1000) + "'", 1, READ_DEADLINE);
+    List<Map<String, String>> rows = questDb.awaitRows(series, 1, READ_DEADLINE).rows();
+    assertEquals(2, rows.size(), rows.toString());
+  }
+
   @Test
   void saturatedCounterLeavesNoValueInTheStoreNotAZero() {
     RecordingConsumer consumer = new RecordingConsumer(RATES, ALERTS);
