@@ -40,9 +40,12 @@ final class PipelineDrain {
   }
 
   /**
-   * Waits as long as the consumers make progress: {@code stall} without any lag going down ends the
-   * wait (with the groups still behind), and so does {@link #LIMIT} in all. Reports the remaining
-   * lag to {@code progress} every few seconds.
+   * Waits as long as the consumers make progress: {@code stall} without any group committing
+   * further ends the wait (with the groups still behind), and so does {@link #LIMIT} in all.
+   * Progress is committed offsets moving, not the total lag going down: the streams application's
+   * repartition topics fill while it reads the raw topics, so on a loaded machine the total lag can
+   * stay level for a minute while everything moves. Reports the remaining lag to {@code progress}
+   * every few seconds.
    */
   static List<String> await(
       EmbeddedPipeline pipeline,
@@ -51,11 +54,15 @@ final class PipelineDrain {
       java.util.function.Consumer<String> progress)
       throws InterruptedException {
     List<String> behind = awaitGroups(pipeline, stall, progress);
-    Duration timeout = stall;
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline = System.nanoTime() + stall.toNanos();
     InfluxSink sink = pipeline.sink();
+    long consumed = sink.metrics().recordsConsumed();
     while (sink.metrics().recordsConsumed() < watcher.rates() + watcher.alerts().size()
         || sink.pendingPoints() > 0) {
+      if (sink.metrics().recordsConsumed() > consumed) {
+        consumed = sink.metrics().recordsConsumed();
+        deadline = System.nanoTime() + stall.toNanos(); // still moving
+      }
       if (System.nanoTime() > deadline) {
         List<String> all = new ArrayList<>(behind);
         all.add(
@@ -82,7 +89,7 @@ final class PipelineDrain {
     long started = System.nanoTime();
     long lastProgress = started;
     long lastReport = started;
-    long best = Long.MAX_VALUE;
+    long committedBefore = -1;
     List<String> behind = List.of();
     try (Admin admin = Admin.create(pipeline.adminConfig())) {
       Set<String> all = admin.listTopics().names().get(30, TimeUnit.SECONDS);
@@ -100,16 +107,18 @@ final class PipelineDrain {
       while (true) {
         behind = new ArrayList<>();
         long total = 0;
+        long committed = 0;
         for (Map.Entry<String, List<String>> g : groups.entrySet()) {
-          long lag = lag(admin, g.getKey(), g.getValue());
-          total += lag;
-          if (lag > 0) {
-            behind.add(g.getKey() + " (" + lag + " records)");
+          Lag lag = lag(admin, g.getKey(), g.getValue());
+          total += lag.behind();
+          committed += lag.committed();
+          if (lag.behind() > 0) {
+            behind.add(g.getKey() + " (" + lag.behind() + " records)");
           }
         }
         long now = System.nanoTime();
-        if (total < best) {
-          best = total;
+        if (committed > committedBefore) {
+          committedBefore = committed;
           lastProgress = now;
         }
         if (behind.isEmpty()
@@ -128,7 +137,10 @@ final class PipelineDrain {
     }
   }
 
-  private static long lag(Admin admin, String group, List<String> topics)
+  /** What a group has still to read of its topics, and the sum of its committed offsets. */
+  private record Lag(long behind, long committed) {}
+
+  private static Lag lag(Admin admin, String group, List<String> topics)
       throws java.util.concurrent.ExecutionException,
           InterruptedException,
           java.util.concurrent.TimeoutException {
@@ -158,11 +170,13 @@ final class PipelineDrain {
             .partitionsToOffsetAndMetadata()
             .get(30, TimeUnit.SECONDS);
     long lag = 0;
+    long positions = 0;
     for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
       OffsetAndMetadata c = committed.get(end.getKey());
       long position = c == null ? 0 : c.offset();
       lag += Math.max(0, end.getValue() - position);
+      positions += position;
     }
-    return lag;
+    return new Lag(lag, positions);
   }
 }
