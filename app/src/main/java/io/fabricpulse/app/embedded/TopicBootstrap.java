@@ -2,6 +2,7 @@ package io.fabricpulse.app.embedded;
 
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,16 +58,33 @@ public final class TopicBootstrap {
 
   /**
    * The partition count {@code topic} really has (an existing topic keeps its own, whatever the
-   * layout asked for).
+   * layout asked for). Right after {@link #ensure} created it, the broker that answers may not have
+   * the topic in its metadata yet ("This server does not host this topic-partition", seen on a
+   * loaded machine), so that answer is asked again for up to {@link #METADATA_WAIT}.
    */
   public static int partitionsOf(Admin admin, String topic)
       throws InterruptedException, ExecutionException, TimeoutException {
-    return admin
-        .describeTopics(List.of(topic))
-        .allTopicNames()
-        .get(30, TimeUnit.SECONDS)
-        .get(topic)
-        .partitions()
-        .size();
+    long deadline = System.nanoTime() + METADATA_WAIT.toNanos();
+    while (true) {
+      try {
+        return admin
+            .describeTopics(List.of(topic))
+            .allTopicNames()
+            .get(30, TimeUnit.SECONDS)
+            .get(topic)
+            .partitions()
+            .size();
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
+            || System.nanoTime() > deadline) {
+          throw e;
+        }
+        log.debug("{} not in the broker's metadata yet; asking again", topic);
+        TimeUnit.MILLISECONDS.sleep(100);
+      }
+    }
   }
+
+  /** How long a topic just created may stay unknown to the broker's metadata. */
+  static final Duration METADATA_WAIT = Duration.ofSeconds(30);
 }
