@@ -95,17 +95,9 @@ class DemoSentinelSecretsIT {
                 dingtalk.url()
               },
               new String[] {"HELP-ALL"});
-      List<String> java = new ArrayList<>();
-      java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      java.add("-cp");
-      java.add(System.getProperty("java.class.path"));
-      java.add(SentinelCommands.class.getName());
-      java.addAll(List.of(SentinelCommands.join(commands)));
-      ProcessBuilder builder = new ProcessBuilder(java);
-      builder.environment().putAll(env);
       Path out = tmp.resolve("stdout.txt");
       Path err = tmp.resolve("stderr.txt");
-      Process child = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      Process child = SentinelCommands.start(commands, env, out, err);
 
       // the live page, read with the token while the demo runs
       HttpClient http = HttpClient.newHttpClient();
