@@ -130,6 +130,14 @@ public final class FabricPulse implements Runnable {
     if (cause instanceof CliFailure failure) {
       err.println(failure.getMessage());
       exit = failure.exitCode();
+    } else if (refused instanceof org.apache.kafka.common.errors.SslAuthenticationException) {
+      // an untrusted broker certificate, a name mismatch or TLS spoken to a plaintext port
+      err.println(
+          cli.getCommandSpec().qualifiedName()
+              + ": TLS handshake with Kafka failed: "
+              + describe(refused)
+              + " (check ssl.truststore.location, ssl.truststore.password and security.protocol)");
+      exit = ExitCodes.USAGE;
     } else if (refused != null) {
       // wrong credentials are a bad configuration, not a failure of the service
       err.println(

@@ -1,6 +1,7 @@
 package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.run.AliveFile;
+import io.fabricpulse.app.run.KafkaCredentialsCheck;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.bridges.Bridges;
 import io.fabricpulse.bridges.DryRun;
@@ -229,6 +230,10 @@ public final class BridgeCommand implements Runnable {
       try (Admin admin = Admin.create(adminConfig)) {
         BridgeTopics.ensure(admin);
       } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        var refused = KafkaCredentialsCheck.authentication(e);
+        if (refused != null) {
+          throw refused; // one line and exit 2, as for every command
+        }
         throw new CliFailure(
             ExitCodes.PARTIAL,
             "bridge "

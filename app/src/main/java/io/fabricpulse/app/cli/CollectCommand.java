@@ -1,5 +1,6 @@
 package io.fabricpulse.app.cli;
 
+import io.fabricpulse.app.run.KafkaCredentialsCheck;
 import io.fabricpulse.collectors.agent.CollectorAgent;
 import io.fabricpulse.collectors.agent.CollectorConfig;
 import io.fabricpulse.collectors.agent.ConfigException;
@@ -58,7 +59,8 @@ import picocli.CommandLine.Option;
     exitCodeList = {
       "0:--once: every enabled source was read; daemon: stopped by SIGTERM",
       "1:--once: some sources failed or skipped malformed input (named on stderr)",
-      "2:a bad option or configuration; --once: no source gave anything"
+      "2:a bad option or configuration; --once: no source gave anything; daemon: Kafka",
+      "  refused the credentials or its TLS certificate is not trusted"
     })
 public final class CollectCommand implements Callable<Integer> {
   static final int EXIT_CONFIG = ExitCodes.USAGE;
@@ -121,6 +123,12 @@ public final class CollectCommand implements Callable<Integer> {
   Map<String, String> settings = new LinkedHashMap<>();
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  /** How long the daemon's start waits for Kafka to accept or refuse the credentials. */
+  static final java.time.Duration CREDENTIALS_WAIT = java.time.Duration.ofSeconds(10);
+
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private CollectorAgent agent;
 
   /** The process environment; tests replace it. */
   Map<String, String> environment = System.getenv();
@@ -256,20 +264,32 @@ public final class CollectCommand implements Callable<Integer> {
         identity.key(),
         identity.bootId(),
         loaded.describe());
-    CollectorAgent agent =
-        new CollectorAgent(identity, tasks, KafkaRecordOutput.forConfig(loaded), clock);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook =
-        new Thread(
-            () -> {
-              LOG.info("stopping: flushing to Kafka");
-              agent.close();
-              stopped.countDown();
-            },
-            "fabricpulse-collect-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    agent.start();
+    // wrong credentials would have every record refused and dropped: stop before collecting
+    KafkaCredentialsCheck.verify(loaded.producerProperties(), CREDENTIALS_WAIT);
+    Thread hook = new Thread(this::stop, "fabricpulse-collect-shutdown");
+    synchronized (this) {
+      if (stopped.getCount() == 0) {
+        return 0; // stopped while checking
+      }
+      agent = new CollectorAgent(identity, tasks, KafkaRecordOutput.forConfig(loaded), clock);
+      Runtime.getRuntime().addShutdownHook(hook);
+      agent.start();
+    }
     stopped.await();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook is what stopped us
+    }
     return 0;
+  }
+
+  /** What SIGTERM does: flush to Kafka, close the agent, and let the command return. */
+  synchronized void stop() {
+    if (agent != null && stopped.getCount() > 0) {
+      LOG.info("stopping: flushing to Kafka");
+      agent.close();
+    }
+    stopped.countDown();
   }
 }

@@ -123,6 +123,16 @@ public final class DemoCommand implements Callable<Integer> {
   int statusPort;
 
   @Option(
+      names = "--status-token-file",
+      paramLabel = "FILE",
+      description = {
+        "File holding the token every status page request",
+        "must carry (Authorization: Bearer TOKEN, or a",
+        "browser opens /?token=TOKEN once)."
+      })
+  Path statusTokenFile;
+
+  @Option(
       names = "--corrupt-rate",
       paramLabel = "RATE",
       defaultValue = "0",
@@ -197,7 +207,20 @@ public final class DemoCommand implements Callable<Integer> {
             System.getenv("INFLUX_TOKEN"),
             targets,
             statusPort);
-    return new Demo(settings, System.out).withCorruptRate(corruptRate).run();
+    io.fabricpulse.schemas.http.BearerToken statusToken = null;
+    if (statusTokenFile != null) {
+      try {
+        statusToken = io.fabricpulse.schemas.http.BearerToken.fromFile(statusTokenFile);
+      } catch (java.io.IOException e) {
+        throw new CliFailure(
+            ExitCodes.USAGE,
+            "--status-token-file " + statusTokenFile + ": cannot read: " + e.getMessage());
+      }
+    }
+    return new Demo(settings, System.out)
+        .withCorruptRate(corruptRate)
+        .withStatusToken(statusToken)
+        .run();
   }
 
   private static String blankToNull(String s) {

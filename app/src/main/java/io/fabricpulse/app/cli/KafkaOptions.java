@@ -6,9 +6,14 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Option;
 
 /**
@@ -47,6 +52,96 @@ public final class KafkaOptions {
   /** The synopsis of a command with these options: they are required, from one place or another. */
   static final String SYNOPSIS = "--bootstrap-servers=HOST:PORT,... --schema-registry-url=URL";
 
+  /** Kafka Streams' prefixes for settings of one of its clients, or of its internal topics. */
+  private static final List<String> CLIENT_PREFIXES =
+      List.of(
+          StreamsConfig.MAIN_CONSUMER_PREFIX,
+          StreamsConfig.RESTORE_CONSUMER_PREFIX,
+          StreamsConfig.GLOBAL_CONSUMER_PREFIX,
+          StreamsConfig.CONSUMER_PREFIX,
+          StreamsConfig.PRODUCER_PREFIX,
+          StreamsConfig.ADMIN_CLIENT_PREFIX);
+
+  /**
+   * A key of the file that no Kafka client (producer, consumer, admin, Streams) and not the
+   * registry's serdes know is a typo that would be ignored (the clients only log unused settings):
+   * refused with its line, e.g. {@code kafka.properties:4: sasl.mechansim: not a Kafka client or
+   * schema registry setting}.
+   */
+  static void refuseUnknownKeys(Path file, Properties props) {
+    for (String key : new java.util.TreeSet<>(props.stringPropertyNames())) {
+      if (!knownKey(key)) {
+        throw new CliFailure(
+            ExitCodes.USAGE,
+            file
+                + ":"
+                + lineOf(file, key)
+                + ": "
+                + key
+                + ": not a Kafka client or schema registry setting");
+      }
+    }
+  }
+
+  static boolean knownKey(String key) {
+    if (AvroSerdeConfig.isSerdeSetting(key) || key.startsWith(StreamsConfig.TOPIC_PREFIX)) {
+      return true;
+    }
+    for (String prefix : CLIENT_PREFIXES) {
+      if (key.startsWith(prefix)) {
+        return clientKey(key.substring(prefix.length()));
+      }
+    }
+    return clientKey(key) || StreamsConfig.configDef().names().contains(key);
+  }
+
+  private static boolean clientKey(String key) {
+    return ProducerConfig.configNames().contains(key)
+        || ConsumerConfig.configNames().contains(key)
+        || AdminClientConfig.configNames().contains(key);
+  }
+
+  /**
+   * The line of the file where {@code key} is set (the first; 0 when not found): the key of a
+   * properties line ends at the first unescaped '=', ':' or blank (java.util.Properties#load).
+   */
+  private static int lineOf(Path file, String key) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      return 0;
+    }
+    boolean continued = false;
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i).stripLeading();
+      boolean startsEntry = !continued;
+      int backslashes = 0;
+      for (int j = line.length() - 1; j >= 0 && line.charAt(j) == '\\'; j--) {
+        backslashes++;
+      }
+      continued = backslashes % 2 == 1;
+      if (!startsEntry || line.isEmpty() || line.startsWith("#") || line.startsWith("!")) {
+        continue;
+      }
+      StringBuilder name = new StringBuilder();
+      for (int j = 0; j < line.length(); j++) {
+        char c = line.charAt(j);
+        if (c == '\\' && j + 1 < line.length()) {
+          name.append(line.charAt(++j));
+        } else if (c == '=' || c == ':' || Character.isWhitespace(c)) {
+          break;
+        } else {
+          name.append(c);
+        }
+      }
+      if (name.toString().equals(key)) {
+        return i + 1;
+      }
+    }
+    return 0;
+  }
+
   /**
    * The merged client settings, registry keys included.
    *
@@ -59,7 +154,12 @@ public final class KafkaOptions {
         props.load(in);
       } catch (IOException e) {
         throw new CliFailure(ExitCodes.USAGE, kafkaConfig + ": cannot read: " + IoReason.of(e));
+      } catch (IllegalArgumentException e) {
+        // Properties#load: a malformed unicode escape
+        throw new CliFailure(
+            ExitCodes.USAGE, kafkaConfig + ": not a properties file: " + e.getMessage());
       }
+      refuseUnknownKeys(kafkaConfig, props);
     }
     env.forEach(
         (name, value) -> {

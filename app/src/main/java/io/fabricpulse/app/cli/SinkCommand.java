@@ -2,9 +2,11 @@ package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.run.AliveFile;
 import io.fabricpulse.app.run.BrokerWatch;
+import io.fabricpulse.app.run.KafkaCredentialsCheck;
 import io.fabricpulse.sinks.influx.GroupLag;
 import io.fabricpulse.sinks.influx.InfluxSink;
 import io.fabricpulse.sinks.influx.InfluxSinkConfig;
+import io.fabricpulse.sinks.influx.PointWriter;
 import io.fabricpulse.streams.FabricTopology;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -68,7 +70,8 @@ public final class SinkCommand implements Runnable {
         "0:stopped by SIGTERM or Ctrl-C",
         "1:the sink failed while running",
         "2:a missing or bad option (e.g. --influx-url not http(s)://), unreadable --kafka-config",
-        "  or INFLUX_TOKEN_FILE"
+        "  or INFLUX_TOKEN_FILE, Kafka refusing the credentials or its TLS certificate not",
+        "  trusted, a store requiring a token when none is set"
       })
   static final class Influx implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -126,6 +129,9 @@ public final class SinkCommand implements Runnable {
         })
     Path aliveFile;
 
+    /** How long the start waits for Kafka to accept or refuse the credentials. */
+    static final java.time.Duration CREDENTIALS_WAIT = java.time.Duration.ofSeconds(10);
+
     /** The running sink; {@code close()} (SIGTERM, or a test) stops it after a final flush. */
     volatile InfluxSink sink;
 
@@ -143,6 +149,7 @@ public final class SinkCommand implements Runnable {
       Map<String, Object> consumer = new HashMap<>();
       client.forEach((k, v) -> consumer.put(k.toString(), v));
       consumer.put("group.id", groupId);
+      KafkaCredentialsCheck.verify(client, CREDENTIALS_WAIT);
       sink = InfluxSink.create(config, consumer);
       if (!lagGroups.isEmpty()) {
         Map<String, Object> admin = new HashMap<>(consumer);
@@ -162,6 +169,8 @@ public final class SinkCommand implements Runnable {
       // the consumer retries silently: this warns within seconds while Kafka does not answer
       try (BrokerWatch watch = BrokerWatch.start(client)) {
         sink.run();
+      } catch (PointWriter.TokenRequiredException e) {
+        throw new CliFailure(ExitCodes.USAGE, "sink influx: " + e.getMessage());
       } finally {
         if (aliveTimer != null) {
           aliveTimer.shutdownNow();

@@ -82,8 +82,16 @@ public final class Demo {
    * to every input topic of the streams application, {@code rate} of the records published (e.g.
    * 0.01: one per hundred); the summary counts them and their dead letters.
    */
+  private io.fabricpulse.schemas.http.BearerToken statusToken;
+
   public Demo withCorruptRate(double rate) {
     this.corruptRate = rate;
+    return this;
+  }
+
+  /** The token every request to the status page must carry (null: none, as by default). */
+  public Demo withStatusToken(io.fabricpulse.schemas.http.BearerToken token) {
+    this.statusToken = token;
     return this;
   }
 
@@ -458,7 +466,9 @@ public final class Demo {
           LiveStatus.start(
               pipeline.topics(),
               pipeline.consumerConfig(PipelineDrain.CONSOLE_GROUP + "-status"),
-              settings.statusPort());
+              java.net.InetAddress.getLoopbackAddress(),
+              settings.statusPort(),
+              statusToken);
       out.printf("  status page: %s%n%n", status.url());
       return status;
     } catch (IOException e) {

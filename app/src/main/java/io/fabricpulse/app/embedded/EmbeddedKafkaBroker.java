@@ -39,7 +39,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final int brokerPort;
   private final int controllerPort;
   private final int saslPort;
+  private int sslPort;
+  private int saslSslPort;
+  private Tls tls;
   private KafkaRaftServer server;
+
+  /**
+   * The broker's TLS key material: a keystore holding its key pair and certificate chain (the
+   * certificate names 127.0.0.1, so clients' hostname verification passes).
+   */
+  public record Tls(Path keystore, String type, String password) {
+    @Override
+    public String toString() {
+      return "Tls[keystore=" + keystore + ", type=" + type + ", password=***]";
+    }
+  }
 
   private EmbeddedKafkaBroker(Path logDir, int brokerPort, int controllerPort, int saslPort) {
     this.logDir = logDir;
@@ -74,6 +88,42 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     broker.startServer(timeout);
     broker.addScramUser(user, password);
     return broker;
+  }
+
+  /**
+   * As {@link #startWithScram}, with two more client listeners on 127.0.0.1 that speak TLS with
+   * {@code tls}'s key: SSL ({@link #sslBootstrapServers()}) and SASL_SSL with {@value
+   * #SCRAM_MECHANISM} ({@link #saslSslBootstrapServers()}). Clients do not present certificates
+   * (ssl.client.auth=none). The plaintext listener stays for the broker's own traffic.
+   */
+  public static EmbeddedKafkaBroker startWithTls(
+      Path dataDir, Duration timeout, Tls tls, String user, char[] password) throws IOException {
+    Path logDir = dataDir.resolve("kafka");
+    Files.createDirectories(logDir);
+    EmbeddedKafkaBroker broker =
+        new EmbeddedKafkaBroker(logDir, freePort(), freePort(), freePort());
+    broker.tls = tls;
+    broker.sslPort = freePort();
+    broker.saslSslPort = freePort();
+    broker.startServer(timeout);
+    broker.addScramUser(user, password);
+    return broker;
+  }
+
+  /** The SSL listener's address; only after {@link #startWithTls}. */
+  public String sslBootstrapServers() {
+    if (sslPort == 0) {
+      throw new IllegalStateException("the broker has no TLS listener (start it with TLS)");
+    }
+    return HOST + ":" + sslPort;
+  }
+
+  /** The SASL_SSL listener's address; only after {@link #startWithTls}. */
+  public String saslSslBootstrapServers() {
+    if (saslSslPort == 0) {
+      throw new IllegalStateException("the broker has no TLS listener (start it with TLS)");
+    }
+    return HOST + ":" + saslSslPort;
   }
 
   /** The SASL_PLAINTEXT listener's address; only after {@link #startWithScram}. */
@@ -125,6 +175,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       p.put(
           "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config",
           "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+    }
+    if (tls != null) {
+      listeners += ",SSL://" + HOST + ":" + sslPort + ",SASL_SSL://" + HOST + ":" + saslSslPort;
+      protocols += ",SSL:SSL,SASL_SSL:SASL_SSL";
+      p.put(
+          "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
+          "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      p.put("ssl.keystore.location", tls.keystore().toString());
+      p.put("ssl.keystore.type", tls.type());
+      p.put("ssl.keystore.password", tls.password());
+      p.put("ssl.key.password", tls.password());
+      p.put("ssl.client.auth", "none");
     }
     p.put("listeners", listeners);
     p.put("advertised.listeners", listeners);

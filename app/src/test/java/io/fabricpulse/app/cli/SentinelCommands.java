@@ -2,6 +2,7 @@ package io.fabricpulse.app.cli;
 
 import io.fabricpulse.app.FabricPulse;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,6 +66,35 @@ final class SentinelCommands {
     System.out.println("=== exit " + exit);
     System.out.flush();
     System.err.flush();
+  }
+
+  /**
+   * Starts a child JVM on this test classpath running {@code commands} one after the other, with
+   * {@code env} added to (or, for a null value, removed from) its environment, its stdout and
+   * stderr into {@code out} and {@code err}.
+   */
+  static Process start(
+      List<String[]> commands,
+      java.util.Map<String, String> env,
+      java.nio.file.Path out,
+      java.nio.file.Path err)
+      throws java.io.IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(SentinelCommands.class.getName());
+    command.addAll(List.of(join(commands)));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    env.forEach(
+        (name, value) -> {
+          if (value == null) {
+            builder.environment().remove(name);
+          } else {
+            builder.environment().put(name, value);
+          }
+        });
+    return builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
   }
 
   static String[] join(List<String[]> commands) {

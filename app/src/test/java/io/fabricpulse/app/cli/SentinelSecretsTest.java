@@ -183,18 +183,9 @@ class SentinelSecretsTest {
         });
     commands.add(new String[] {"rules", "check", tmp.toString()});
 
-    List<String> java = new ArrayList<>();
-    java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    java.add("-cp");
-    java.add(System.getProperty("java.class.path"));
-    java.add(SentinelCommands.class.getName());
-    java.addAll(List.of(SentinelCommands.join(commands)));
-    ProcessBuilder builder = new ProcessBuilder(java);
-    builder.environment().putAll(env);
     Path out = tmp.resolve("stdout.txt");
     Path err = tmp.resolve("stderr.txt");
-    builder.redirectOutput(out.toFile()).redirectError(err.toFile());
-    Process child = builder.start();
+    Process child = SentinelCommands.start(commands, env, out, err);
     boolean done = child.waitFor(3, TimeUnit.MINUTES);
     if (!done) {
       child.destroyForcibly();

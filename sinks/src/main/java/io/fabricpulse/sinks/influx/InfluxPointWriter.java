@@ -24,8 +24,12 @@ public final class InfluxPointWriter implements PointWriter {
   private final WriteApiBlocking writeApi;
   private final String org;
   private final String bucket;
+  private final String url;
+  private final boolean hasToken;
 
   public InfluxPointWriter(InfluxSinkConfig config) {
+    this.url = config.url();
+    this.hasToken = config.hasToken();
     OkHttpClient.Builder http =
         new OkHttpClient.Builder()
             .connectTimeout(config.writeTimeout())
@@ -65,6 +69,14 @@ public final class InfluxPointWriter implements PointWriter {
         write(points.subList(0, half));
         write(points.subList(half, points.size()));
         return;
+      }
+      if ((e.status() == 401 || e.status() == 403) && !hasToken) {
+        throw new TokenRequiredException(
+            url
+                + " requires a token (HTTP "
+                + e.status()
+                + "): set INFLUX_TOKEN, or INFLUX_TOKEN_FILE to a file holding it",
+            e);
       }
       if (e.status() == 401 || e.status() == 403) {
         // retried like an outage (a rotated token may be put right); the message never holds it

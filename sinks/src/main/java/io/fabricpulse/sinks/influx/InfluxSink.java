@@ -115,6 +115,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private long nextHealthNanos;
 
   private final AtomicBoolean stopRequested = new AtomicBoolean();
+  private volatile PointWriter.TokenRequiredException tokenRequired;
   private final CountDownLatch runFinished = new CountDownLatch(1);
   private volatile Thread runThread;
   private boolean shutDown;
@@ -245,6 +246,8 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       }
       writer.write(points);
       metrics.healthPointsWritten.addAndGet(points.size());
+    } catch (PointWriter.TokenRequiredException e) {
+      stopFor(e);
     } catch (RuntimeException e) {
       metrics.healthWriteFailures.incrementAndGet();
       log.warn("health points not written to {}: {}", config.url(), e.toString());
@@ -260,7 +263,20 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     return this;
   }
 
-  /** Polls until {@link #close()} is called, then writes what is left and closes. */
+  /**
+   * The store requires a token and none is configured: the sink stops, {@link #run} throws {@code
+   * e}.
+   */
+  private void stopFor(PointWriter.TokenRequiredException e) {
+    tokenRequired = e;
+    stopRequested.set(true);
+  }
+
+  /**
+   * Polls until {@link #close()} is called, then writes what is left and closes.
+   *
+   * @throws PointWriter.TokenRequiredException when the store requires a token and none is set
+   */
   @Override
   public void run() {
     runThread = Thread.currentThread();
@@ -270,6 +286,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       }
       while (!stopRequested.get()) {
         pollOnce(RUN_POLL_TIMEOUT);
+      }
+      if (tokenRequired != null) {
+        throw tokenRequired; // after shutdown (finally): nothing written, nothing committed
       }
     } catch (WakeupException e) {
       if (!stopRequested.get()) {
@@ -451,6 +470,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private boolean flush() {
     try {
       writePending();
+    } catch (PointWriter.TokenRequiredException e) {
+      stopFor(e);
+      return false;
     } catch (RuntimeException e) {
       failedAttempts++;
       metrics.writeFailures.incrementAndGet();
@@ -632,6 +654,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
       pending.addAll(aggregator.closeAll());
       long deadline = System.nanoTime() + config.closeTimeout().toNanos();
       while (!flush()) {
+        if (tokenRequired != null) {
+          break; // nothing can be written; the offsets stay where they were
+        }
         long wait = nextAttemptNanos - System.nanoTime();
         if (System.nanoTime() + Math.max(wait, 0) > deadline) {
           log.error(

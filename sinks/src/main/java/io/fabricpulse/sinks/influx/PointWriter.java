@@ -15,6 +15,16 @@ public interface PointWriter extends AutoCloseable {
   @Override
   void close();
 
+  /**
+   * The server requires a token (HTTP 401 or 403) and none is configured: no retry can succeed, the
+   * sink stops.
+   */
+  final class TokenRequiredException extends RuntimeException {
+    public TokenRequiredException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
   /** The server answered that the data is invalid (HTTP 400 or 422). */
   final class PointsRejectedException extends RuntimeException {
     public PointsRejectedException(String message, Throwable cause) {
