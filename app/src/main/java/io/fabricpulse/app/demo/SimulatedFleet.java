@@ -26,6 +26,7 @@ public final class SimulatedFleet implements AutoCloseable {
     this.agents = new SimulatedAgents(simulator);
     this.output =
         new KafkaRecordOutput(RecordPublisher.createProducer(producerConfig), topics, 1_000_000);
+    output.watchDelivery(); // as the agent does: a record put back is retried within a second
   }
 
   /** Advances the simulated fabric to {@code time} and publishes every task that is due. */
