@@ -64,6 +64,11 @@ public final class SimulatedFleet implements AutoCloseable {
     return output.lost();
   }
 
+  /** Sends the producer refused before taking the record (retried): e.g. a topic's first record. */
+  long refusedSends() {
+    return output.refused();
+  }
+
   public void flush() {
     output.flush();
   }

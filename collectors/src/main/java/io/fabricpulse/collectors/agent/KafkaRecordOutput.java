@@ -241,6 +241,15 @@ public final class KafkaRecordOutput implements RecordOutput {
     return lost;
   }
 
+  /** Sends refused before the producer took the record, over all topics (each retried). */
+  public long refused() {
+    long refused = 0;
+    for (RecordPublisher publisher : all()) {
+      refused += publisher.failed();
+    }
+    return refused;
+  }
+
   private List<RecordPublisher> all() {
     List<RecordPublisher> all = new ArrayList<>(new LinkedHashSet<>(nodeCounters.values()));
     all.addAll(publishers.values());
