@@ -232,7 +232,8 @@ class FaultsUnderLoadIT {
         assertEquals(bad.sent(), landed.size());
         CorruptRecords.DeadLetterCheck dlq = bad.check(topics.deadLetters().name(), registry);
         assertEquals(Set.of(), dlq.missing(), "bad records without a dead letter");
-        assertEquals(landed.size(), dlq.ofBadRecords(), "one dead letter per bad record");
+        assertEquals(
+            landed.size(), dlq.ofBadRecords(), "one dead letter per bad record: " + dlq.twice());
         assertEquals(landed.size(), dlq.deadLetters(), "and no other dead letter");
         f.bad = bad.sent();
         f.deadLetters = dlq.deadLetters();
