@@ -74,8 +74,12 @@ final class CorruptRecords implements AutoCloseable {
     }
   }
 
-  /** What fabric.dlq holds about the bad records written. */
-  record DeadLetterCheck(long deadLetters, long ofBadRecords, Set<Landed> missing) {}
+  /**
+   * What fabric.dlq holds about the bad records written; {@code twice}: each bad record with more
+   * than one dead letter, with the processors that wrote them.
+   */
+  record DeadLetterCheck(
+      long deadLetters, long ofBadRecords, Set<Landed> missing, Map<Landed, List<String>> twice) {}
 
   /**
    * Reads {@code dlqTopic} (committed records) and matches each dead letter's topic, partition and
@@ -85,6 +89,7 @@ final class CorruptRecords implements AutoCloseable {
     AvroDeserializer<DeadLetter> decoder = new AvroDeserializer<>(DeadLetter.class);
     decoder.configure(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registry), false);
     Set<Landed> found = new HashSet<>();
+    Map<Landed, List<String>> by = new HashMap<>();
     long deadLetters = 0;
     long ofBad = 0;
     for (byte[] value : readAll(dlqTopic)) {
@@ -97,11 +102,14 @@ final class CorruptRecords implements AutoCloseable {
       if (landed.containsKey(at) && d.getReason() != null && !d.getReason().isEmpty()) {
         ofBad++;
         found.add(at);
+        by.computeIfAbsent(at, k -> new ArrayList<>())
+            .add(d.getProcessor() + " (" + landed.get(at) + ")");
       }
     }
     Set<Landed> missing = new HashSet<>(landed.keySet());
     missing.removeAll(found);
-    return new DeadLetterCheck(deadLetters, ofBad, missing);
+    by.values().removeIf(processors -> processors.size() < 2);
+    return new DeadLetterCheck(deadLetters, ofBad, missing, by);
   }
 
   private byte[] firstValue(String topic) {

@@ -26,6 +26,7 @@ public final class SimulatedFleet implements AutoCloseable {
     this.agents = new SimulatedAgents(simulator);
     this.output =
         new KafkaRecordOutput(RecordPublisher.createProducer(producerConfig), topics, 1_000_000);
+    output.watchDelivery(); // as the agent does: a record put back is retried within a second
   }
 
   /** Advances the simulated fabric to {@code time} and publishes every task that is due. */
@@ -61,6 +62,11 @@ public final class SimulatedFleet implements AutoCloseable {
 
   long lost() {
     return output.lost();
+  }
+
+  /** Sends the producer refused before taking the record (retried): e.g. a topic's first record. */
+  long refusedSends() {
+    return output.refused();
   }
 
   public void flush() {

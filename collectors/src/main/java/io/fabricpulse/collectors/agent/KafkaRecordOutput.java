@@ -38,10 +38,11 @@ import org.slf4j.LoggerFactory;
  * has its own bounded drop-oldest buffer, so a flood on one source cannot push out another source's
  * records.
  *
- * <p>Delivery is watched ({@link #checkDelivery}): when records have waited {@link #WARN_AFTER}
- * without any acknowledgement, a warning names Kafka, the records waiting and the last send error,
- * and repeats every {@link #REPEAT_EVERY} while the outage lasts; one line says when Kafka
- * acknowledges again.
+ * <p>Delivery is watched ({@link #watchDelivery}): every second, records a topic put back after a
+ * refused send are handed to the producer again ({@link #retryWaiting}), so they never wait for
+ * their topic's next record; and when records have waited {@link #WARN_AFTER} without any
+ * acknowledgement, a warning names Kafka, the records waiting and the last send error, and repeats
+ * every {@link #REPEAT_EVERY} while the outage lasts; one line says when Kafka acknowledges again.
  */
 public final class KafkaRecordOutput implements RecordOutput {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaRecordOutput.class);
@@ -107,7 +108,10 @@ public final class KafkaRecordOutput implements RecordOutput {
     return output;
   }
 
-  /** Checks delivery every second on a daemon thread until {@link #close()}. */
+  /**
+   * Retries waiting records and checks delivery every second on a daemon thread until {@link
+   * #close()}.
+   */
   public synchronized void watchDelivery() {
     if (watch != null) {
       return;
@@ -120,10 +124,27 @@ public final class KafkaRecordOutput implements RecordOutput {
               return t;
             });
     watch.scheduleAtFixedRate(
-        () -> checkDelivery(System.nanoTime()),
+        () -> {
+          retryWaiting();
+          checkDelivery(System.nanoTime());
+        },
         CHECK_EVERY.toMillis(),
         CHECK_EVERY.toMillis(),
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Hands every topic's waiting records to the producer again ({@link
+   * RecordPublisher#retryWaiting}). A failure is logged: the watch must go on.
+   */
+  public void retryWaiting() {
+    for (RecordPublisher publisher : all()) {
+      try {
+        publisher.retryWaiting();
+      } catch (RuntimeException e) {
+        LOG.warn("retrying waiting records failed: {}", e.toString());
+      }
+    }
   }
 
   /**
@@ -218,6 +239,15 @@ public final class KafkaRecordOutput implements RecordOutput {
       lost += publisher.dropped() + publisher.rejected();
     }
     return lost;
+  }
+
+  /** Sends refused before the producer took the record, over all topics (each retried). */
+  public long refused() {
+    long refused = 0;
+    for (RecordPublisher publisher : all()) {
+      refused += publisher.failed();
+    }
+    return refused;
   }
 
   private List<RecordPublisher> all() {

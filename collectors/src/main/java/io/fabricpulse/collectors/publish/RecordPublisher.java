@@ -29,12 +29,15 @@ import org.slf4j.LoggerFactory;
  * Confluent wire format, producer idempotent with {@code acks=all} (docs/design.md section 8).
  *
  * <p>Records wait in a bounded in-memory buffer until the producer takes them. While Kafka is
- * unreachable, sends that fail (metadata not available within {@code max.block.ms}, or delivery
- * timed out) put their records back in the buffer; past {@code bufferCapacity} the oldest record is
- * dropped, counted in {@link #dropped()} and logged. Records put back are resent first, in their
- * original order unless several deliveries fail at once on the producer's I/O thread; the rate
- * stage drops samples older than the last it accepted, so an outage costs resolution, never wrong
- * rates.
+ * unreachable, a send the producer refuses before taking the record (metadata not available, or its
+ * own buffer full, within {@code max.block.ms}) puts the record back at the head of the buffer;
+ * past {@code bufferCapacity} the oldest record is dropped, counted in {@link #dropped()} and
+ * logged. A record the producer took is never sent again by this class: the producer retries it
+ * itself until Kafka takes it ({@code delivery.timeout.ms} is forced to its maximum), and its
+ * idempotence makes each of those retries the same write. Sending such a record again after a
+ * failed delivery would be a second record with a new sequence number, and a delivery that timed
+ * out may have been written (the broker wrote it, the answer was lost): the copy arrives later,
+ * after whatever its first one caused (an Xid 48 paged twice, FaultsUnderLoadIT).
  */
 public final class RecordPublisher implements AutoCloseable {
 
@@ -76,8 +79,8 @@ public final class RecordPublisher implements AutoCloseable {
 
   /**
    * @param config Kafka producer settings plus the serde's Confluent keys ({@code
-   *     schema.registry.url}, {@code basic.auth.user.info}, ...); {@code enable.idempotence} and
-   *     {@code acks} are forced to true and all
+   *     schema.registry.url}, {@code basic.auth.user.info}, ...); {@code enable.idempotence},
+   *     {@code acks} and {@code delivery.timeout.ms} are forced to true, all and the maximum
    */
   public RecordPublisher(Properties config, String topic) {
     this(config, topic, DEFAULT_BUFFER_RECORDS);
@@ -108,6 +111,9 @@ public final class RecordPublisher implements AutoCloseable {
     }
     producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+    // the producer, not this class, retries what it took: its retries are never a second copy
+    producerConfig.put(
+        ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.toString(Integer.MAX_VALUE));
     producerConfig.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_MAX_BLOCK_MS);
     // a node record repeats its counter names port after port: lz4 shrinks it several-fold
     producerConfig.putIfAbsent(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
@@ -155,6 +161,18 @@ public final class RecordPublisher implements AutoCloseable {
       enqueue(new ProducerRecord<>(topic, null, eventTimeMillis(record), identity.key(), record));
     }
     drain();
+  }
+
+  /**
+   * Hands waiting records to the producer again, without a new record of this topic: a record put
+   * back after a refused send would otherwise wait for the topic's next record, and on a topic of
+   * rare events (fabric.raw.xid) that can be hours later, long after what it should have joined
+   * (the Xid 48 of an alert the GPU samples had already raised and resolved).
+   */
+  public void retryWaiting() {
+    if (buffered() > 0) {
+      drain();
+    }
   }
 
   /** Hands the buffer to the producer and waits until the producer has sent what it took. */
@@ -207,12 +225,15 @@ public final class RecordPublisher implements AutoCloseable {
     return sent;
   }
 
-  /** Send attempts that failed with a retriable error and were put back in the buffer. */
+  /** Sends the producer refused with a retriable error before taking the record, put back. */
   public synchronized long failed() {
     return failed;
   }
 
-  /** Records Kafka refused for good (not retriable), logged and dropped. */
+  /**
+   * Records Kafka refused for good (not retriable), or whose delivery the producer gave up on
+   * (possible only when a wrapped producer has a delivery timeout): logged and not sent again.
+   */
   public synchronized long rejected() {
     return rejected;
   }
@@ -242,8 +263,7 @@ public final class RecordPublisher implements AutoCloseable {
 
   /**
    * A record refused while this thread was sending it (send() threw, or KafkaProducer called back
-   * synchronously) was the oldest waiting and goes back to the head; one whose delivery failed
-   * later on the I/O thread joins the retry queue behind the earlier failures.
+   * synchronously, before taking it) was the oldest waiting and goes back to the head.
    */
   private synchronized void putBack(ProducerRecord<String, SpecificRecord> record) {
     failed++;
@@ -251,11 +271,7 @@ public final class RecordPublisher implements AutoCloseable {
       dropped++;
       return; // it is the oldest record: the one to drop
     }
-    if (Thread.currentThread() == drainer) {
-      retry.addFirst(record);
-    } else {
-      retry.addLast(record);
-    }
+    retry.addFirst(record);
   }
 
   private synchronized void acknowledged() {
@@ -313,15 +329,31 @@ public final class RecordPublisher implements AutoCloseable {
     handedOver(-1);
     if (error == null) {
       acknowledged();
-    } else if (error instanceof RetriableException) {
+    } else if (error instanceof RetriableException && Thread.currentThread() == drainer) {
+      // refused inside send(), before the producer took it: nothing was written
       LOG.debug(
-          "topic {} key {}: send failed, will retry: {}", topic, record.key(), error.toString());
+          "topic {} key {}: send refused, will retry: {}", topic, record.key(), error.toString());
       backOff = true;
       lastError = error.toString();
       putBack(record);
+    } else if (error instanceof RetriableException) {
+      lastError = error.toString();
+      unconfirmed(record, error);
     } else {
       reject(record, error);
     }
+  }
+
+  /** A delivery the producer gave up on may have been written: sent again it could be a copy. */
+  private void unconfirmed(ProducerRecord<String, SpecificRecord> record, Exception error) {
+    synchronized (this) {
+      rejected++;
+    }
+    LOG.warn(
+        "topic {} key {}: delivery not confirmed, not sent again (it may have been written): {}",
+        topic,
+        record.key(),
+        error.toString());
   }
 
   /** A record Kafka will never take (too large, not serializable, not authorized): log and drop. */

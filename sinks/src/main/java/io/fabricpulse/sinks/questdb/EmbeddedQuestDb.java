@@ -34,13 +34,11 @@ import org.slf4j.LoggerFactory;
  * become SYMBOL columns and each measurement a table, created on first write. WAL apply is
  * asynchronous, so readers wait with {@link #awaitRows} (a deadline, no sleep).
  *
- * <p>At start it creates the sink's rates tables and their 10 s aggregate tables with DEDUP UPSERT
- * KEYS (designated timestamp plus every tag), because the sink writes a point again when samples
- * arrive after its bucket was closed, or when a write timed out on the client after the server had
- * applied it (the retry then sends the same points), and InfluxDB's rule "same measurement, tags
- * and time overwrites" holds in QuestDB only on deduplicated tables. Tables created by the ILP
- * write path are plain WAL tables, so they are created here first, over SQL; field columns are
- * still added by the writes.
+ * <p>At start it creates the sink's 10 s aggregate tables with DEDUP UPSERT KEYS (designated
+ * timestamp plus every tag), because the sink writes a bucket again when samples arrive after it
+ * was closed, and InfluxDB's rule "same measurement, tags and time overwrites" holds in QuestDB
+ * only on deduplicated tables. Tables created by the ILP write path are plain WAL tables, so they
+ * are created here first, over SQL; field columns are still added by the writes.
  *
  * <p>{@link #stop()} and {@link #start()} keep the data directory and the port, so a test can take
  * the server away and bring the same one back.
@@ -125,39 +123,91 @@ public final class EmbeddedQuestDb implements AutoCloseable {
     main.start();
     main.awaitStartup();
     server = main;
-    createRatesTables();
+    createPointTables();
   }
 
   /**
-   * Creates each rates table and its {@code _10s} aggregate table, if missing, deduplicated on its
-   * designated timestamp and tags, and enables DEDUP on one left by an older version (idempotent).
+   * The point identity of each measurement written from the pipeline's records: its tags (the
+   * designated timestamp joins them). InfluxDB keeps one point per series and time, so a point the
+   * sink writes again (written, then its offset not committed before a rebalance or a broker
+   * outage, and read again) replaces itself; these tables are deduplicated on the same keys so the
+   * embedded store does the same instead of keeping a second row.
    */
-  private void createRatesTables() {
-    String keys = "timestamp, " + String.join(", ", RATE_TAGS);
-    StringBuilder tags = new StringBuilder();
-    RATE_TAGS.forEach(tag -> tags.append(tag).append(" SYMBOL, "));
+  static final Map<String, List<String>> POINT_KEYS = pointKeys();
+
+  private static Map<String, List<String>> pointKeys() {
+    Map<String, List<String>> keys = new LinkedHashMap<>();
     for (String rates :
         List.of(InfluxSchema.PORT_RATES, InfluxSchema.PFC_RATES, InfluxSchema.ECN_RATES)) {
-      createDeduplicated(rates, tags.toString(), keys);
-      createDeduplicated(InfluxSchema.aggregateMeasurement(rates), tags + "samples LONG, ", keys);
+      keys.put(rates, RATE_TAGS);
+      keys.put(InfluxSchema.aggregateMeasurement(rates), RATE_TAGS);
     }
+    keys.put(
+        InfluxSchema.ALERTS,
+        List.of(
+            InfluxSchema.TAG_CLUSTER,
+            InfluxSchema.TAG_NODE,
+            InfluxSchema.TAG_KIND,
+            InfluxSchema.TAG_SEVERITY,
+            InfluxSchema.TAG_STATE,
+            InfluxSchema.TAG_RULE,
+            InfluxSchema.TAG_DEVICE,
+            InfluxSchema.TAG_PORT,
+            InfluxSchema.TAG_NETDEV,
+            InfluxSchema.TAG_PRIORITY,
+            InfluxSchema.TAG_GPU));
+    keys.put(
+        InfluxSchema.GPU,
+        List.of(InfluxSchema.TAG_CLUSTER, InfluxSchema.TAG_NODE, InfluxSchema.TAG_GPU));
+    keys.put(
+        InfluxSchema.GPU_XID,
+        List.of(
+            InfluxSchema.TAG_CLUSTER,
+            InfluxSchema.TAG_NODE,
+            InfluxSchema.TAG_KIND,
+            InfluxSchema.TAG_GPU,
+            InfluxSchema.TAG_XID));
+    keys.put(
+        InfluxSchema.NCCL_TRANSPORT,
+        List.of(
+            InfluxSchema.TAG_CLUSTER,
+            InfluxSchema.TAG_NODE,
+            InfluxSchema.TAG_HOST,
+            InfluxSchema.TAG_JOB,
+            InfluxSchema.TAG_NET));
+    return keys;
   }
 
-  private void createDeduplicated(String table, String columns, String keys) {
-    query(
-        "CREATE TABLE IF NOT EXISTS "
-            + table
-            + " ("
-            + columns
-            + "timestamp TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY WAL"
-            + " DEDUP UPSERT KEYS("
-            + keys
-            + ")");
-    try {
-      query("ALTER TABLE " + table + " DEDUP ENABLE UPSERT KEYS(" + keys + ")");
-    } catch (QueryException e) {
-      log.warn("cannot enable DEDUP on {}; a rewrite will duplicate rows: {}", table, e);
-    }
+  /**
+   * Creates each table of {@link #POINT_KEYS}, if missing, deduplicated on its designated timestamp
+   * and tags (the sink's line protocol adds the field columns), and enables DEDUP on one left by an
+   * older version (idempotent; refused when the old table lacks one of the tag columns).
+   */
+  private void createPointTables() {
+    POINT_KEYS.forEach(
+        (table, tags) -> {
+          String keys = "timestamp, " + String.join(", ", tags);
+          StringBuilder columns = new StringBuilder();
+          tags.forEach(tag -> columns.append(tag).append(" SYMBOL, "));
+          if (table.endsWith(InfluxSchema.AGGREGATE_SUFFIX)) {
+            columns.append("samples LONG, ");
+          }
+          query(
+              "CREATE TABLE IF NOT EXISTS "
+                  + table
+                  + " ("
+                  + columns
+                  + "timestamp TIMESTAMP) TIMESTAMP(timestamp) PARTITION BY DAY WAL"
+                  + " DEDUP UPSERT KEYS("
+                  + keys
+                  + ")");
+          try {
+            query("ALTER TABLE " + table + " DEDUP ENABLE UPSERT KEYS(" + keys + ")");
+          } catch (QueryException e) {
+            log.warn(
+                "cannot enable DEDUP on {}; rewritten points will duplicate rows: {}", table, e);
+          }
+        });
   }
 
   /** Stops the server; its data directory and port are kept for {@link #start()}. */

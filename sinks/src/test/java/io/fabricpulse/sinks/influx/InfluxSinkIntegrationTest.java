@@ -369,6 +369,42 @@ class InfluxSinkIntegrationTest {
             .size());
   }
 
+  /**
+   * The sink commits after it writes; a point written whose offset was not committed (the broker
+   * went away, the partitions moved) is read and written again by the next owner. The store keeps
+   * one point per series and time, as InfluxDB does: the second write replaces the first.
+   */
+  @Test
+  void aPointWrittenAgainAfterItsCommitWasLostIsStoredOnce() {
+    Alert firing =
+        Alert.newBuilder(InfluxSchemaTest.alert(AlertState.FIRING, null))
+            .setCluster("it-rewrite")
+            .build();
+    for (int owner = 0; owner < 2; owner++) {
+      RecordingConsumer consumer = new RecordingConsumer(RATES, ALERTS);
+      alert(consumer, firing); // each owner reads it from offset 0: nothing was committed
+      try (InfluxSink sink = sink(config(questDb), consumer)) {
+        pollUntil(sink, () -> Long.valueOf(1).equals(consumer.committedOffset(ALERTS)));
+      }
+    }
+    // QuestDB applies a table's WAL transactions in order: once a later write is visible, both
+    // writes of the alert are applied
+    RecordingConsumer later = new RecordingConsumer(RATES, ALERTS);
+    alert(later, Alert.newBuilder(firing).setCluster("it-rewrite-after").build());
+    try (InfluxSink sink = sink(config(questDb), later)) {
+      pollUntil(sink, () -> Long.valueOf(1).equals(later.committedOffset(ALERTS)));
+    }
+    questDb.awaitRows(
+        "select * from fabric_alerts where cluster = 'it-rewrite-after'", 1, READ_DEADLINE);
+    assertEquals(
+        "1",
+        questDb
+            .query("select count() c from fabric_alerts where cluster = 'it-rewrite'")
+            .rows()
+            .get(0)
+            .get("c"));
+  }
+
   @Test
   void serverDownPausesAndRetriesWithoutCommittingThenDeliversEverything() {
     try (EmbeddedQuestDb flaky = EmbeddedQuestDb.start(dataDir.resolve("flaky"))) {

@@ -4,6 +4,7 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertState;
 import io.fabricpulse.streams.rules.Durations;
 import io.fabricpulse.streams.rules.Rule;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +29,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *       (several sources of one port): a clean one older than the last holding one is ignored, and
  *       a holding one older than the start of the clean period does not restart it, so an alert
  *       never resolves before it started and never flaps on arrival order.
+ *   <li>Once RESOLVED, the incident is remembered for {@link #RESOLVED_KEPT} of the subject's time
+ *       after its {@code resolved_at}: a holding observation from before {@code resolved_at} that
+ *       arrives after the resolution (a record delivered twice, or held back by a broker outage
+ *       behind the records that resolved it) belongs to the incident already paged and resolved,
+ *       and pages no second time. Processed in order it would only have kept that alert open.
  * </ul>
  *
  * State lives in the given store (persistent and changelogged in production) under {@code <rule
@@ -37,6 +43,19 @@ import org.apache.kafka.streams.state.KeyValueStore;
 public final class AlertTracker {
 
   private static final StringSerializer KEYS = new StringSerializer();
+
+  /**
+   * How long (subject time after {@code resolved_at}) a resolved incident absorbs its late
+   * observations; one arriving later than this behind its subject starts a new incident.
+   */
+  public static final Duration RESOLVED_KEPT = Duration.ofMinutes(10);
+
+  /**
+   * Key prefix of the resolved incidents in the store, before the rule id: rule ids start with a
+   * letter or digit, so a rule's own prefix scan never meets them (and a release that does not know
+   * them never reads them).
+   */
+  static final String RESOLVED_PREFIX = "~resolved|";
 
   private final Rule rule;
   private final FiringPolicy policy;
@@ -76,7 +95,7 @@ public final class AlertTracker {
     long cleanSince = s.cleanSince() == TrackerState.NOT_CLEAN ? o.eventTime() : s.cleanSince();
     if (o.eventTime() - cleanSince >= hysteresisMs) {
       store.delete(key);
-      return Optional.of(resolved(s.firing(), cleanSince + hysteresisMs, o.lineage()));
+      return Optional.of(resolve(o.subject().key(), s, cleanSince + hysteresisMs, o.lineage()));
     }
     if (cleanSince != s.cleanSince()) {
       store.put(
@@ -87,8 +106,9 @@ public final class AlertTracker {
 
   /**
    * Resolves, at stream time {@code now}, every FIRING alert of this rule whose clean period has
-   * lasted the hysteresis, and forgets pending runs that have not been observed for longer than the
-   * hysteresis (a subject that went silent mid-run never fires on a stale run).
+   * lasted the hysteresis, forgets pending runs that have not been observed for longer than the
+   * hysteresis (a subject that went silent mid-run never fires on a stale run), and forgets
+   * resolved incidents {@link #RESOLVED_KEPT} after their {@code resolved_at}.
    */
   public List<Alert> punctuate(long now) {
     return punctuate(subjectKey -> now);
@@ -102,22 +122,37 @@ public final class AlertTracker {
   public List<Alert> punctuate(ToLongFunction<String> nowOf) {
     List<Alert> resolved = new ArrayList<>();
     List<String> toDelete = new ArrayList<>();
+    Map<String, TrackerState> resolvedNow = new LinkedHashMap<>();
     try (KeyValueIterator<String, TrackerState> it = store.prefixScan(rule.id() + "|", KEYS)) {
       while (it.hasNext()) {
         KeyValue<String, TrackerState> e = it.next();
         TrackerState s = e.value;
-        long now = nowOf.applyAsLong(e.key.substring(rule.id().length() + 1));
+        String subjectKey = e.key.substring(rule.id().length() + 1);
+        long now = nowOf.applyAsLong(subjectKey);
         if (s.isFiring()) {
           if (s.cleanSince() != TrackerState.NOT_CLEAN && now - s.cleanSince() >= hysteresisMs) {
-            resolved.add(resolved(s.firing(), s.cleanSince() + hysteresisMs, Lineage.NONE));
             toDelete.add(e.key);
+            resolvedNow.put(subjectKey, s);
           }
         } else if (now - s.lastHitAt() > Math.max(hysteresisMs, 1000L)) {
           toDelete.add(e.key);
         }
       }
     }
+    try (KeyValueIterator<String, TrackerState> it =
+        store.prefixScan(RESOLVED_PREFIX + rule.id() + "|", KEYS)) {
+      while (it.hasNext()) {
+        KeyValue<String, TrackerState> e = it.next();
+        String subjectKey = e.key.substring(RESOLVED_PREFIX.length() + rule.id().length() + 1);
+        if (nowOf.applyAsLong(subjectKey) - e.value.cleanSince() > RESOLVED_KEPT.toMillis()) {
+          toDelete.add(e.key);
+        }
+      }
+    }
     toDelete.forEach(store::delete);
+    resolvedNow.forEach(
+        (subjectKey, s) ->
+            resolved.add(resolve(subjectKey, s, s.cleanSince() + hysteresisMs, Lineage.NONE)));
     return resolved;
   }
 
@@ -157,12 +192,25 @@ public final class AlertTracker {
             .build());
   }
 
+  /**
+   * True when an observation of {@code subjectKey} at {@code eventTime} belongs to an incident this
+   * tracker has already resolved (it is from before that incident's {@code resolved_at}): it can
+   * neither fire nor count towards a new incident.
+   */
+  public boolean resolvedBefore(String subjectKey, long eventTime) {
+    TrackerState resolved = store.get(RESOLVED_PREFIX + storeKey(subjectKey));
+    return resolved != null && eventTime < resolved.cleanSince();
+  }
+
   /** The FIRING alert of {@code subjectKey}, if any. */
   public Optional<Alert> firing(String subjectKey) {
     return Optional.ofNullable(store.get(storeKey(subjectKey))).map(TrackerState::firing);
   }
 
   private Optional<Alert> onHolds(String key, TrackerState s, Observation o) {
+    if (resolvedBefore(o.subject().key(), o.eventTime())) {
+      return Optional.empty(); // late or repeated evidence of an incident already resolved
+    }
     if (s != null && s.isFiring()) {
       if (s.cleanSince() != TrackerState.NOT_CLEAN && o.eventTime() < s.cleanSince()) {
         // A late holding sample from before the clean period began does not end that period.
@@ -226,6 +274,17 @@ public final class AlertTracker {
         .setSourcePartition(o.lineage().partition())
         .setSourceOffset(o.lineage().offset())
         .build();
+  }
+
+  /**
+   * The RESOLVED alert of state {@code s}; remembers the incident (started, last evidence,
+   * resolved_at in {@code cleanSince}) under {@link #RESOLVED_PREFIX} for {@link #RESOLVED_KEPT}.
+   */
+  private Alert resolve(String subjectKey, TrackerState s, long resolvedAt, Lineage lineage) {
+    store.put(
+        RESOLVED_PREFIX + storeKey(subjectKey),
+        new TrackerState(s.hits(), s.firstHitAt(), s.lastHitAt(), resolvedAt, null));
+    return resolved(s.firing(), resolvedAt, lineage);
   }
 
   private Alert resolved(Alert firing, long resolvedAt, Lineage lineage) {

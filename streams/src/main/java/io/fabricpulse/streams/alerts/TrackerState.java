@@ -3,7 +3,9 @@ package io.fabricpulse.streams.alerts;
 import io.fabricpulse.avro.Alert;
 
 /**
- * Tracker state of one (rule, subject) pair, kept in a changelogged store.
+ * Tracker state of one (rule, subject) pair, kept in a changelogged store. A resolved incident,
+ * kept for late observations under its own key ({@link AlertTracker}), is a state without {@code
+ * firing} whose {@code cleanSince} is its {@code resolved_at}.
  *
  * @param hits holding observations in a row (before firing)
  * @param firstHitAt event time of the first of those observations (becomes started_at)

@@ -90,4 +90,28 @@ class AlertTrackerOrderTest {
     assertTrue(clean(175 * S).isEmpty(), "clean again only since 175 s");
     assertEquals(235 * S, clean(235 * S).orElseThrow().getResolvedAt().toEpochMilli());
   }
+
+  @Test
+  void aHoldingSampleFromBeforeTheResolutionArrivingAfterItDoesNotFireAgain() {
+    assertTrue(holds(100 * S).isPresent(), "fires at 100 s");
+    assertTrue(clean(110 * S).isEmpty());
+    assertEquals(170 * S, clean(170 * S).orElseThrow().getResolvedAt().toEpochMilli());
+    assertTrue(holds(100 * S).isEmpty(), "the firing sample again, after the resolution");
+    assertTrue(holds(169 * S).isEmpty(), "one from inside the clean period, delivered late");
+    assertTrue(tracker.punctuate(170 * S + AlertTracker.RESOLVED_KEPT.toMillis()).isEmpty());
+    assertTrue(holds(169 * S).isEmpty(), "still remembered at resolved_at + RESOLVED_KEPT");
+    assertEquals(AlertState.FIRING, holds(170 * S).orElseThrow().getState(), "a new incident");
+  }
+
+  @Test
+  void aResolvedIncidentIsForgottenAfterItsKeepTime() {
+    assertTrue(holds(100 * S).isPresent());
+    assertTrue(clean(110 * S).isEmpty());
+    assertTrue(clean(170 * S).isPresent());
+    assertTrue(tracker.punctuate(170 * S + AlertTracker.RESOLVED_KEPT.toMillis() + 1).isEmpty());
+    assertEquals(
+        AlertState.FIRING,
+        holds(150 * S).orElseThrow().getState(),
+        "this far behind, a holding sample starts a new incident");
+  }
 }

@@ -92,8 +92,14 @@ final class GpuDetectorProcessor extends DetectorProcessor<SpecificRecord> {
     AlertSubject subject = AlertSubject.node(s.getCluster(), s.getNode()).withGpu(s.getGpu());
     String historyKey = subject.key();
     GpuHistory prev = history.get(historyKey);
-    GpuHistory now = next(prev, s, rules.keepCorrectedMs());
     long t = s.getTime().toEpochMilli();
+    if (prev != null && t < prev.time()) {
+      // Older than the GPU's latest sample (delivered twice, or late after an outage): the counts
+      // it carries are not news, and as the history's latest it would make the next sample's
+      // unchanged uncorrected count look like an increase.
+      return;
+    }
+    GpuHistory now = next(prev, s, rules.keepCorrectedMs());
 
     // one rule that throws leaves a dead letter; the other rules still judge the sample
     for (AlertTracker tracker : ecc) {
@@ -271,8 +277,10 @@ final class GpuDetectorProcessor extends DetectorProcessor<SpecificRecord> {
     AlertSubject subject = gpuSubject.withDevice(incident);
     for (AlertTracker tracker : xid) {
       Rule rule = tracker.rule();
-      if (rule.severity() != severity || !matches(rule, x.getCluster(), x.getNode())) {
-        continue;
+      if (rule.severity() != severity
+          || !matches(rule, x.getCluster(), x.getNode())
+          || tracker.resolvedBefore(subject.key(), t)) {
+        continue; // not this rule's, or an occurrence of an incident already resolved
       }
       String countKey = rule.id() + "|" + subject.key();
       long count = countSoFar(countKey, t, rule) + 1;

@@ -201,6 +201,81 @@ class GpuHealthDetectorTest extends DetectorStories {
     }
   }
 
+  /**
+   * A broker outage: gpu017's agent buffered an Xid 48 and, after a delivery it could not confirm,
+   * published it again. The copy arrives after the alert it raised has resolved.
+   */
+  @Test
+  void aDuplicatedXid48DeliveredAfterTheAlertResolvedPagesNoSecondTime(TestInfo info) {
+    try (DetectorDriver d = driver(info)) {
+      GpuXid xid48 = xid(25, "PCI:0000:9b:00", null, 48, "pid=4242, name=python, Ch 00000010");
+      for (int s = 0; s <= 20; s += 10) {
+        d.pipe(gpu3(s).build());
+      }
+      d.pipe(xid48);
+      for (int s = 30; s <= 200; s += 10) {
+        d.pipe(gpu3(s).setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L).build());
+      }
+      List<Alert> paged = d.readAlerts();
+      assertEquals(
+          List.of(AlertState.FIRING, AlertState.RESOLVED),
+          paged.stream().map(Alert::getState).toList(),
+          paged.toString());
+      d.pipe(xid48); // the copy, 3 minutes of stream time after the original
+      for (int s = 210; s <= 400; s += 10) {
+        d.pipe(gpu3(s).setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L).build());
+      }
+      assertEquals(List.of(), d.readAlerts(), "the copy of the Xid 48 pages no second time");
+    }
+  }
+
+  /**
+   * After a broker outage the samples of gpu017 reach the detector ahead of the kernel's Xid 48
+   * (another topic): the uncorrectable count fires and resolves the alert before the Xid arrives;
+   * then a stale copy of the sample from before the error is delivered again. Neither is news.
+   */
+  @Test
+  void anXid48HeldBackBehindTheSamplesThatResolvedItsAlertPagesNoSecondTime(TestInfo info) {
+    try (DetectorDriver d = driver(info)) {
+      GpuEcc before = gpu3(20).build();
+      d.pipe(gpu3(0).build());
+      d.pipe(gpu3(10).build());
+      d.pipe(before);
+      for (int s = 30; s <= 200; s += 10) {
+        d.pipe(gpu3(s).setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L).build());
+      }
+      List<Alert> paged = d.readAlerts();
+      assertEquals(2, paged.size(), paged.toString());
+      assertEquals(at(30), paged.get(0).getStartedAt());
+      assertEquals(AlertState.RESOLVED, paged.get(1).getState());
+      d.pipe(xid(25, "PCI:0000:9b:00", null, 48, "pid=4242, name=python, Ch 00000010"));
+      d.pipe(before);
+      for (int s = 210; s <= 400; s += 10) {
+        d.pipe(gpu3(s).setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L).build());
+      }
+      assertEquals(List.of(), d.readAlerts(), "the late Xid and the stale sample page nothing");
+    }
+  }
+
+  /** The same GPU's second uncorrectable error, after the first incident resolved, is a page. */
+  @Test
+  void aNewXid48AfterTheAlertResolvedIsANewAlert(TestInfo info) {
+    try (DetectorDriver d = driver(info)) {
+      d.pipe(gpu3(0).build());
+      d.pipe(xid(5, "PCI:0000:9b:00", null, 48, "pid=4242, name=python, Ch 00000010"));
+      for (int s = 10; s <= 200; s += 10) {
+        d.pipe(gpu3(s).setEccUncorrectedVolatile(1L).setEccUncorrectedAggregate(1L).build());
+      }
+      d.pipe(xid(205, "PCI:0000:9b:00", null, 48, "pid=4243, name=python, Ch 00000010"));
+      for (int s = 210; s <= 400; s += 10) {
+        d.pipe(gpu3(s).setEccUncorrectedVolatile(2L).setEccUncorrectedAggregate(2L).build());
+      }
+      List<Alert> fired = firing(d.readAlerts());
+      assertEquals(
+          List.of(at(5), at(205)), fired.stream().map(Alert::getStartedAt).toList(), "two pages");
+    }
+  }
+
   @Test
   void correctedEccGrowingTwoPerMinuteIsGpuEccAging(TestInfo info) {
     try (DetectorDriver d = driver(info)) {
