@@ -20,7 +20,7 @@ import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
- * The provisioning of {@code dashboards/}: one InfluxQL data source, six dashboards with distinct
+ * The provisioning of {@code dashboards/}: one InfluxQL data source, seven dashboards with distinct
  * uids, every panel, target, annotation and variable on that data source, and every template
  * variable a query uses defined by its dashboard.
  */
@@ -30,7 +30,7 @@ class DashboardProvisioningTest {
   private static final Set<String> GRAFANA_VARIABLES = Set.of("timeFilter", "__interval");
 
   @Test
-  void sixDashboardsOnTheProvisionedInfluxQlDataSource() throws Exception {
+  void sevenDashboardsOnTheProvisionedInfluxQlDataSource() throws Exception {
     Path dir = DashboardQueriesIT.dashboardsDir();
     Map<String, Object> datasources =
         yaml(dir.resolve("provisioning/datasources/fabricpulse.yaml"));
@@ -46,7 +46,7 @@ class DashboardProvisioningTest {
     assertTrue(providers.toString().contains("/var/lib/grafana/dashboards/fabricpulse"));
 
     List<Dashboards.Dashboard> dashboards = Dashboards.load(dir);
-    assertEquals(6, dashboards.size(), dashboards.toString());
+    assertEquals(7, dashboards.size(), dashboards.toString());
     Set<String> uids = new HashSet<>();
     List<String> problems = new ArrayList<>();
     for (Dashboards.Dashboard d : dashboards) {

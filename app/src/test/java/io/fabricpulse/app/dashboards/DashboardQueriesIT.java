@@ -85,6 +85,13 @@ class DashboardQueriesIT {
   @TempDir static Path dir;
   static InfluxDb1Server influx;
   static FaultScenario scenario;
+
+  /** The fabric side: switch ports, ISLs and the topology ({@link SwitchPortScenario}). */
+  static SwitchPortScenario switches;
+
+  /** Every record produced to the broker: the host scenario's and the switch ports'. */
+  static final List<ProducerRecord<String, byte[]>> produced = new ArrayList<>();
+
   static List<SinkPoint> written;
   static Instant healthFrom;
   static Instant healthTo;
@@ -97,9 +104,17 @@ class DashboardQueriesIT {
     influx.createDatabase(DB);
     long t0 = System.nanoTime();
     scenario = FaultScenario.seeded();
+    switches =
+        SwitchPortScenario.run(
+            FaultScenario.START,
+            REGISTRY,
+            repoRoot().resolve("alert-rules"),
+            dir.resolve("switch-port-state"));
+    produced.addAll(scenario.records);
+    produced.addAll(switches.records);
     System.out.printf(
-        "scenario: %d records in %d ms%n",
-        scenario.records.size(), (System.nanoTime() - t0) / 1_000_000);
+        "scenario: %d records (%d of switch ports) in %d ms%n",
+        produced.size(), switches.records.size(), (System.nanoTime() - t0) / 1_000_000);
     try (EmbeddedKafkaBroker broker =
         EmbeddedKafkaBroker.start(dir.resolve("kafka"), Duration.ofSeconds(60))) {
       FabricTopics topics = FabricTopics.defaults();
@@ -131,11 +146,12 @@ class DashboardQueriesIT {
           InfluxSinkConfig.of("http://127.0.0.1:1", "fabricpulse", DB, new char[0])
               .withBatch(5_000, Duration.ofMillis(200));
       long expected =
-          scenario.count(config.ratesTopic())
-              + scenario.count(config.alertsTopic())
-              + scenario.count(config.gpuTopic())
-              + scenario.count(config.xidTopic())
-              + scenario.count(config.transportTopic());
+          count(config.ratesTopic())
+              + count(config.alertsTopic())
+              + count(config.gpuTopic())
+              + count(config.xidTopic())
+              + count(config.transportTopic())
+              + count(FabricTopics.TOPOLOGY);
       InfluxSink sink =
           new InfluxSink(
               config,
@@ -282,13 +298,17 @@ class DashboardQueriesIT {
     AvroDeserializer<Alert> decoder = new AvroDeserializer<>(Alert.class);
     decoder.configure(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY), false);
     Set<String> changes = new TreeSet<>();
-    for (ProducerRecord<String, byte[]> r : scenario.records) {
+    for (ProducerRecord<String, byte[]> r : produced) {
       if (r.topic().equals(FabricTopics.ALERTS)) {
         Alert a = decoder.deserialize(r.topic(), r.value());
         changes.add(a.getState() + "|" + a.getAlertId());
       }
     }
     return changes.size();
+  }
+
+  private static long count(String topic) {
+    return produced.stream().filter(r -> r.topic().equals(topic)).count();
   }
 
   /** The sink wrote every robot's final counters (taken when the bridge stopped). */
@@ -377,6 +397,156 @@ class DashboardQueriesIT {
     assertEquals(List.of(storm.node()), nodes, result.toString());
   }
 
+  /**
+   * The switch/ISL dashboard over {@link SwitchPortScenario}: each panel shows the port of its
+   * fault (symbol errors and link error recovery on the 1X ISL leaf01 port 8, xmit wait over 10 %
+   * on the ISL leaf01 port 7, link downs on the host link leaf01 port 1), the ISLs apart from the
+   * host links with what both ends support, the worst port first, and the fabric alerts with the
+   * port at the other end of their cable.
+   */
+  @Test
+  void theSwitchIslDashboardShowsTheFaultsOfTheSwitchPorts() throws Exception {
+    Map<String, Double> symbolErrors = maxByPort(panel("Symbol errors per switch port"));
+    assertTrue(symbolErrors.get("leaf01 port 8") >= 10, symbolErrors.toString());
+    assertEquals(0.0, symbolErrors.get("leaf01 port 7"), symbolErrors.toString());
+    Map<String, Double> recovery = maxByPort(panel("Link error recovery per switch port"));
+    assertTrue(recovery.get("leaf01 port 8") > 0, recovery.toString());
+    Map<String, Double> downed = maxByPort(panel("Link downed per switch port"));
+    assertTrue(downed.get("leaf01 port 1") >= 1, downed.toString());
+    assertEquals(0.0, downed.get("leaf01 port 2"), downed.toString());
+    Map<String, Double> wait = maxByPort(panel("Xmit wait (congestion) per switch port"));
+    assertTrue(
+        wait.get("leaf01 port 7") >= 0.1 && wait.get("leaf01 port 7") < 0.25, wait.toString());
+    assertEquals(0.0, wait.get("leaf01 port 8"), wait.toString());
+    Map<String, Double> speed = maxByPort(panel("Speed per switch port"));
+    assertEquals(
+        Map.of(
+            "leaf01 port 1",
+            10.0,
+            "leaf01 port 2",
+            10.0,
+            "leaf01 port 7",
+            10.0,
+            "leaf01 port 8",
+            2.5),
+        speed);
+    assertTrue(
+        symbolErrors.keySet().stream().noneMatch(p -> p.startsWith("gpu")),
+        "host ports on the switch dashboard: " + symbolErrors.keySet());
+
+    Map<String, List<String>> isls = linkRows(panel("ISLs (switch to switch)"));
+    assertEquals(
+        Map.of(
+            "leaf01 port 7 <-> spine01 port 1", List.of("4", "4", "10", "12", "120", "1"),
+            "leaf01 port 8 <-> spine01 port 2", List.of("1", "1", "2.5", "12", "120", "1"),
+            "leaf02 port 7 <-> spine01 port 3", List.of("4", "4", "10", "12", "120", "1")),
+        isls);
+    Map<String, List<String>> hosts = linkRows(panel("Host links (switch to HCA)"));
+    assertEquals(
+        Set.of(
+            "gpu001 mlx5_0 port 1 <-> leaf01 port 1",
+            "gpu002 mlx5_0 port 1 <-> leaf01 port 2",
+            "gpu003 mlx5_0 port 1 <-> leaf02 port 1"),
+        hosts.keySet());
+
+    JsonNode worst = panel("Worst switch ports");
+    String worstPort = null;
+    double most = -1;
+    for (JsonNode series : worst.path("series")) {
+      double errors = series.path("values").path(0).path(1).asDouble();
+      if (errors > most) {
+        most = errors;
+        worstPort =
+            series.path("tags").path("node").asText()
+                + " port "
+                + series.path("tags").path("port").asText();
+      }
+    }
+    assertEquals("leaf01 port 8", worstPort, worst.toString());
+
+    JsonNode alerts = panel("Active fabric alerts");
+    Map<String, String> peers = new TreeMap<>();
+    JsonNode columns = alerts.path("series").path(0).path("columns");
+    List<String> names = new ArrayList<>();
+    columns.forEach(c -> names.add(c.asText()));
+    for (JsonNode row : alerts.path("series").path(0).path("values")) {
+      if (row.get(names.indexOf("node")).asText().equals("leaf01")) {
+        peers.put(
+            row.get(names.indexOf("kind")).asText()
+                + " leaf01 port "
+                + row.get(names.indexOf("port")).asText(),
+            row.get(names.indexOf("peer")).asText());
+      }
+    }
+    assertEquals("spine01 port 1", peers.get("XMIT_WAIT leaf01 port 7"), peers.toString());
+    assertEquals("spine01 port 2", peers.get("PHY_ERRORS leaf01 port 8"), peers.toString());
+    assertEquals("gpu001 mlx5_0 port 1", peers.get("LINK_FLAP leaf01 port 1"), peers.toString());
+  }
+
+  /** The first target of the switch/ISL dashboard's panel {@code title}, run over the store. */
+  private static JsonNode panel(String title) throws Exception {
+    Dashboards.Query query =
+        Dashboards.load(dashboardsDir()).stream()
+            .filter(d -> d.uid().equals("fabricpulse-switch-isl"))
+            .flatMap(d -> d.queries().stream())
+            .filter(q -> q.where().equals("panel '" + title + "' A"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no panel " + title));
+    JsonNode result = influx.query(DB, substitute(query.influxql(), rangeOf(query.influxql())));
+    assertTrue(!result.has("error") && result.has("series"), title + ": " + result);
+    return result;
+  }
+
+  /** Per series ({@code node port N}) the largest value of its first column after time. */
+  private static Map<String, Double> maxByPort(JsonNode result) {
+    Map<String, Double> max = new TreeMap<>();
+    for (JsonNode series : result.path("series")) {
+      String port =
+          series.path("tags").path("node").asText()
+              + " port "
+              + series.path("tags").path("port").asText();
+      for (JsonNode row : series.path("values")) {
+        if (!row.get(1).isNull()) {
+          max.merge(port, row.get(1).asDouble(), Math::max);
+        }
+      }
+    }
+    return max;
+  }
+
+  /**
+   * Per link ({@code end a <-> end b}) its widths, rate, possible width and rate, below capability.
+   */
+  private static Map<String, List<String>> linkRows(JsonNode result) {
+    Map<String, List<String>> rows = new TreeMap<>();
+    for (JsonNode series : result.path("series")) {
+      List<String> names = new ArrayList<>();
+      series.path("columns").forEach(c -> names.add(c.asText()));
+      JsonNode row = series.path("values").path(0);
+      List<String> values = new ArrayList<>();
+      for (String column :
+          List.of(
+              "width a",
+              "width b",
+              "rate",
+              "could be width",
+              "could be rate",
+              "below capability")) {
+        values.add(number(row.get(names.indexOf(column)).asDouble()));
+      }
+      rows.put(
+          row.get(names.indexOf("end a")).asText()
+              + " <-> "
+              + row.get(names.indexOf("end b")).asText(),
+          values);
+    }
+    return rows;
+  }
+
+  private static String number(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+  }
+
   /** True when a statement returned at least one series with a non-null value. */
   private static boolean hasData(JsonNode result) {
     for (JsonNode series : result.path("series")) {
@@ -420,7 +590,7 @@ class DashboardQueriesIT {
     return influxql
         .replace("$timeFilter", "time >= " + from + "ms and time <= " + to + "ms")
         .replace("$__interval", intervalS + "s")
-        .replaceAll("\\$(cluster|node|device|gpu|job|kind|topic|robot)\\b", ".*");
+        .replaceAll("\\$(cluster|node|device|gpu|job|kind|topic|robot|switch)\\b", ".*");
   }
 
   static Path dashboardsDir() {
@@ -452,7 +622,7 @@ class DashboardQueriesIT {
         }
       }
       List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
-      for (ProducerRecord<String, byte[]> record : scenario.records) {
+      for (ProducerRecord<String, byte[]> record : produced) {
         sent.add(producer.send(record));
       }
       producer.flush();

@@ -81,7 +81,7 @@ final class InfluxQlNames {
   private static final Pattern TOKEN =
       Pattern.compile(
           "'(?:[^'\\\\]|\\\\.)*'" // string literal
-              + "|/(?:[^/\\\\]|\\\\.)+/" // regex literal
+              + "|(?<=~\\s{0,4})/(?:[^/\\\\]|\\\\.)+/" // regex literal (after =~ or !~)
               + "|\"([^\"]+)\"" // quoted identifier
               + "|\\$\\{?[A-Za-z_]+\\}?" // template variable
               + "|\\d+(?:\\.\\d+)?(?:ms|s|m|h|d|w|u|ns)?" // number or duration

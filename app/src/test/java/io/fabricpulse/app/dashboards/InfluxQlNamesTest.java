@@ -25,6 +25,17 @@ class InfluxQlNamesTest {
   }
 
   @Test
+  void aDivisionIsNoRegexAndTheNamesAfterItAreStillChecked() {
+    assertEquals(
+        List.of("fabric_port_rates has no field or tag 'nodes' in what the sink wrote"),
+        InfluxQlNames.problems(
+            "SELECT sum(\"symbol_error_delta\") * 64 / (sum(\"symbol_error_delta\") + 1)"
+                + " FROM \"fabric_port_rates\" WHERE \"cluster\" =~ /^$cluster$/ AND"
+                + " \"nodes\" !~ /^x$/",
+            WRITTEN));
+  }
+
+  @Test
   void anUnknownFieldAnUnquotedNameAndAnUnknownMeasurementAreProblems() {
     assertEquals(
         List.of("fabric_port_rates has no field or tag 'symbol_errors' in what the sink wrote"),

@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -164,26 +165,36 @@ public final class FaultScenario {
                 + agents.failures()
                 + " failed");
       }
-      for (TopicSpec spec : topics.all()) {
-        if (topics.raw().contains(spec)) {
-          continue;
-        }
-        for (TestRecord<String, byte[]> out :
-            driver
-                .createOutputTopic(
-                    spec.name(), new StringDeserializer(), new ByteArrayDeserializer())
-                .readRecordsToList()) {
-          scenario.records.add(
-              new ProducerRecord<>(
-                  spec.name(),
-                  null,
-                  out.getRecordTime().toEpochMilli(),
-                  out.getKey(),
-                  out.getValue()));
-        }
-      }
+      scenario.records.addAll(outputs(driver, topics, Set.of()));
     }
     return scenario;
+  }
+
+  /**
+   * What the topology of {@code driver} wrote to every topic that is neither raw nor in {@code
+   * inputs}, topic by topic, ready to be produced to a broker.
+   */
+  public static List<ProducerRecord<String, byte[]>> outputs(
+      TopologyTestDriver driver, FabricTopics topics, Set<TopicSpec> inputs) {
+    List<ProducerRecord<String, byte[]>> records = new ArrayList<>();
+    for (TopicSpec spec : topics.all()) {
+      if (topics.raw().contains(spec) || inputs.contains(spec)) {
+        continue;
+      }
+      for (TestRecord<String, byte[]> out :
+          driver
+              .createOutputTopic(spec.name(), new StringDeserializer(), new ByteArrayDeserializer())
+              .readRecordsToList()) {
+        records.add(
+            new ProducerRecord<>(
+                spec.name(),
+                null,
+                out.getRecordTime().toEpochMilli(),
+                out.getKey(),
+                out.getValue()));
+      }
+    }
+    return records;
   }
 
   /** Number of records of {@code topic}. */

@@ -228,7 +228,15 @@ public final class RobotDispatcher {
     eligible.forEach(p -> mentions.put(p.change.alert(), p.mentions));
     List<Packed> parts = packer.digest(alerts, mentions::get, fits);
     Packed part = parts.get(0);
-    return new Outgoing(part.message(), new ArrayList<>(eligible.subList(0, part.alerts().size())));
+    Set<Alert> carried = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    carried.addAll(part.alerts());
+    List<Pending> items = new ArrayList<>();
+    for (Pending p : eligible) {
+      if (carried.contains(p.change.alert())) {
+        items.add(p);
+      }
+    }
+    return new Outgoing(part.message(), items);
   }
 
   private int bodyBytes(Message m) {

@@ -11,8 +11,9 @@ import java.util.function.Predicate;
 
 /**
  * Folds alerts into as few digest messages as the robot's size limit allows: whole lines only (a
- * message is split between two alerts' lines, never inside one), and a single line too long even
- * alone is cut at a character boundary with an ellipsis, so every message stays valid.
+ * message is split between two lines, never inside one, and the alerts of one incident stay in one
+ * message: {@link DigestGroups}), and a single line too long even alone is cut at a character
+ * boundary with an ellipsis, so every message stays valid.
  */
 public final class MessagePacker {
   private final MessageRenderer renderer;
@@ -21,7 +22,10 @@ public final class MessagePacker {
     this.renderer = renderer;
   }
 
-  /** One packed message and the alerts it carries, in order. */
+  /**
+   * One packed message and the alerts it carries, entry by entry: the alerts of an incident follow
+   * its first one, so they need not be a prefix of the input.
+   */
   public record Packed(Message message, List<Alert> alerts) {}
 
   /**
@@ -34,17 +38,18 @@ public final class MessagePacker {
       List<Alert> alerts, Function<Alert, Set<Person>> mentionsOf, Predicate<Message> fits) {
     List<Packed> out = new ArrayList<>();
     List<Alert> current = new ArrayList<>();
-    for (Alert a : alerts) {
-      current.add(a);
+    for (DigestGroups.Entry entry : DigestGroups.entries(alerts)) {
+      List<Alert> unit = entry.alerts();
+      current.addAll(unit);
       if (fits.test(build(current, mentionsOf))) {
         continue;
       }
-      current.remove(current.size() - 1);
+      current.subList(current.size() - unit.size(), current.size()).clear();
       if (!current.isEmpty()) {
         out.add(new Packed(build(current, mentionsOf), List.copyOf(current)));
         current.clear();
       }
-      current.add(a);
+      current.addAll(unit);
       if (!fits.test(build(current, mentionsOf))) {
         out.add(new Packed(truncated(current, mentionsOf, fits), List.copyOf(current)));
         current.clear();
@@ -67,9 +72,9 @@ public final class MessagePacker {
     List<String> lines = new ArrayList<>();
     lines.add("### " + title);
     lines.add(renderer.digestSummary(alerts));
+    lines.addAll(renderer.digestLines(alerts));
     Set<Person> mentions = new LinkedHashSet<>();
     for (Alert a : alerts) {
-      lines.add(renderer.digestLine(a));
       mentions.addAll(mentionsOf.apply(a));
     }
     return new Message(title, List.copyOf(lines), mentions, alerts.size());

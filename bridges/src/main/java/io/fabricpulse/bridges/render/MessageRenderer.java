@@ -169,6 +169,98 @@ public final class MessageRenderer {
     return String.join(zh() ? "；" : ", ", parts);
   }
 
+  /**
+   * The lines of a digest under its title and summary: one line per incident (both ends of one
+   * cable in one line) or alert, and the lines of each switch under a heading naming it ({@link
+   * DigestGroups}). With a custom digest template, every alert has its own line.
+   */
+  public List<String> digestLines(List<Alert> alerts) {
+    List<String> lines = new ArrayList<>();
+    for (DigestGroups.Group g : DigestGroups.groups(DigestGroups.entries(alerts))) {
+      if (g.switchName() != null) {
+        int count = g.entries().stream().mapToInt(e -> e.alerts().size()).sum();
+        lines.add(
+            bold(g.switchName())
+                + (zh()
+                    ? "（交换机，" + count + " 条告警）"
+                    : " (switch, " + count + (count == 1 ? " alert)" : " alerts)")));
+      }
+      for (DigestGroups.Entry e : g.entries()) {
+        lines.addAll(entryLines(e));
+      }
+    }
+    return lines;
+  }
+
+  private List<String> entryLines(DigestGroups.Entry e) {
+    boolean custom =
+        templates != null
+            && (templates.digestFiring() != null || templates.digestResolved() != null);
+    if (e.alerts().size() == 1 || custom) {
+      return e.alerts().stream().map(this::digestLine).toList();
+    }
+    return List.of(incidentLine(e.alerts()));
+  }
+
+  /**
+   * One line for the alerts of one incident, naming both ends: "- [WARNING] LINK_FLAP **gpu007
+   * mlx5_3/1 <-> leaf-07 port 12** on both ends, since 19:30:00".
+   */
+  private String incidentLine(List<Alert> members) {
+    List<Alert> ordered = new ArrayList<>(members);
+    ordered.sort(
+        java.util.Comparator.comparing((Alert a) -> DigestGroups.isSwitchPort(a))
+            .thenComparing(this::endName));
+    Alert first = ordered.get(0);
+    List<String> ends = ordered.stream().map(this::endName).distinct().toList();
+    String names = String.join(" <-> ", ends);
+    if (ends.size() == 1 && peer(first) != null) {
+      names += " <-> " + peer(first);
+    }
+    Alert worst = first;
+    for (Alert a : ordered) {
+      if (a.getSeverity().ordinal() > worst.getSeverity().ordinal()) {
+        worst = a;
+      }
+    }
+    StringBuilder s = new StringBuilder("- ");
+    s.append(severityTag(worst)).append(zh() ? "" : " ").append(first.getKind()).append(' ');
+    s.append(bold(names));
+    s.append(
+        zh() ? "（两端，" + ordered.size() + " 条）" : " on both ends (" + ordered.size() + " alerts)");
+    if (first.getState() == AlertState.RESOLVED) {
+      Alert longest = first;
+      for (Alert a : ordered) {
+        if (a.getResolvedAt() != null
+            && (longest.getResolvedAt() == null
+                || Duration.between(a.getStartedAt(), a.getResolvedAt())
+                        .compareTo(
+                            Duration.between(longest.getStartedAt(), longest.getResolvedAt()))
+                    > 0)) {
+          longest = a;
+        }
+      }
+      s.append(zh() ? " 已恢复，持续 " : " resolved after ").append(duration(longest));
+    } else {
+      List<String> values = ordered.stream().map(this::valueText).filter(v -> v != null).toList();
+      if (!values.isEmpty()) {
+        s.append(' ').append(String.join("; ", values));
+      }
+      Instant since =
+          ordered.stream().map(Alert::getStartedAt).min(Instant::compareTo).orElseThrow();
+      s.append(zh() ? "，开始 " : ", since ").append(shortTime(since));
+    }
+    return s.toString();
+  }
+
+  /**
+   * An alert's port as a digest line names it: a switch port as the topology join names it ({@code
+   * leaf-07 port 12}), anything else by its subject.
+   */
+  private String endName(Alert a) {
+    return DigestGroups.isSwitchPort(a) ? a.getNode() + " port " + a.getPort() : subject(a);
+  }
+
   /** The one line of an alert in a digest. */
   public String digestLine(Alert a) {
     String template =
@@ -182,7 +274,7 @@ public final class MessageRenderer {
     }
     StringBuilder s = new StringBuilder("- ");
     s.append(severityTag(a)).append(zh() ? "" : " ").append(a.getKind()).append(' ');
-    s.append(bold(subject(a)));
+    s.append(bold(endName(a)));
     String peer = peer(a);
     if (peer != null) {
       s.append(zh() ? "（对端 " + peer + "）" : " (peer " + peer + ")");

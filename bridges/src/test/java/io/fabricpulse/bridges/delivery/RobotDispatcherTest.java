@@ -168,6 +168,102 @@ class RobotDispatcherTest {
     }
   }
 
+  /**
+   * leaf-07 loses power for a moment: every host cabled to it flaps, seen from the host's sysfs and
+   * from the leaf's perfquery sweep (one incident per cable), and its uplinks to the four spines
+   * count symbol errors on both ends. The hosts' alerts come first (their partitions are ahead),
+   * the switch ends after.
+   */
+  private static List<Alert> leafIncident() {
+    List<Alert> hosts = new ArrayList<>();
+    List<Alert> switches = new ArrayList<>();
+    for (int i = 1; i <= 48; i++) {
+      String node = String.format("gpu%03d", i);
+      String incident = "flap-" + i;
+      hosts.add(TestAlerts.hostEnd("h" + i, AlertKind.LINK_FLAP, node, 3, "leaf-07", i, incident));
+      switches.add(
+          TestAlerts.switchEnd(
+              "w" + i, AlertKind.LINK_FLAP, "leaf-07", i, node + " mlx5_3 port 1", incident));
+    }
+    for (int s = 1; s <= 4; s++) {
+      String spine = "spine-0" + s;
+      String incident = "isl-" + s;
+      switches.add(
+          TestAlerts.switchEnd(
+              "l" + s, AlertKind.PHY_ERRORS, "leaf-07", 48 + s, spine + " port 7", incident));
+      switches.add(
+          TestAlerts.switchEnd(
+              "s" + s, AlertKind.PHY_ERRORS, spine, 7, "leaf-07 port " + (48 + s), incident));
+    }
+    List<Alert> all = new ArrayList<>(hosts);
+    all.addAll(switches);
+    return all;
+  }
+
+  /**
+   * The accepted messages as the group reads them: every incident in exactly one line of one
+   * message, naming both ends, every line of a switch port under its switch's heading.
+   */
+  private static void assertGroupedByIncidentAndSwitch(FakeRobotServer server, String field) {
+    List<String> contents =
+        server.accepted().stream().map(r -> r.body().at(field).asText()).toList();
+    List<String> lines = new ArrayList<>();
+    for (String content : contents) {
+      String heading = null;
+      for (String line : content.split("\n")) {
+        if (line.matches("\\*\\*(leaf|spine)-\\d+\\*\\* \\(switch, \\d+ alerts?\\)")) {
+          heading = line.substring(2, line.indexOf("**", 2));
+          continue;
+        }
+        if (line.startsWith("- ")) {
+          assertTrue(heading != null, "a switch port's line before any switch heading: " + line);
+          assertTrue(line.contains(heading + " port "), line + " under " + heading);
+          lines.add(line);
+        }
+      }
+    }
+    for (int i = 1; i <= 48; i++) {
+      String ends = String.format("**gpu%03d mlx5_3/1 <-> leaf-07 port %d** on both ends", i, i);
+      assertEquals(1, lines.stream().filter(l -> l.contains(ends)).count(), ends);
+    }
+    for (int s = 1; s <= 4; s++) {
+      String ends = "**leaf-07 port " + (48 + s) + " <-> spine-0" + s + " port 7** on both ends";
+      assertEquals(1, lines.stream().filter(l -> l.contains(ends)).count(), ends);
+    }
+    assertEquals(52, lines.size(), String.join("\n", lines));
+  }
+
+  @Test
+  void aLeafsIncidentsArriveAsOneLinePerCableUnderTheirSwitch() throws Exception {
+    List<Alert> alerts = leafIncident();
+    try (FakeWeComServer server = new FakeWeComServer(clock, "KEY")) {
+      RobotDispatcher d = wecom(server, Duration.ofHours(1));
+      offerAll(d, alerts);
+      Run run = drain(d, Duration.ofMinutes(30), () -> {});
+      assertEquals(104, run.delivered().size());
+      assertEquals(
+          104, run.delivered().stream().map(c -> c.alert().getAlertId()).distinct().count());
+      assertEquals(0, server.requests().stream().filter(r -> r.errcode() != 0).count());
+      assertWithinBudget(server.requests());
+      for (Request r : server.accepted()) {
+        assertTrue(Utf8.length(r.body().at("/markdown/content").asText()) <= 4096);
+      }
+      assertTrue(server.accepted().size() > 1, "104 alerts need more than one 4096-byte message");
+      assertGroupedByIncidentAndSwitch(server, "/markdown/content");
+    }
+    clock.set(clock.instant().plus(Duration.ofHours(1)));
+    try (FakeDingTalkServer server =
+        new FakeDingTalkServer(clock, "TOKEN", SECRET, "fabricpulse")) {
+      RobotDispatcher d = dingtalk(server, null);
+      offerAll(d, alerts);
+      Run run = drain(d, Duration.ofMinutes(30), () -> {});
+      assertEquals(104, run.delivered().size());
+      assertEquals(0, server.requests().stream().filter(r -> r.errcode() != 0).count());
+      assertWithinBudget(server.requests());
+      assertGroupedByIncidentAndSwitch(server, "/markdown/text");
+    }
+  }
+
   @Test
   void aLockedRobotGetsNoRequestUntilItsLockoutEnds() throws Exception {
     try (FakeDingTalkServer server =

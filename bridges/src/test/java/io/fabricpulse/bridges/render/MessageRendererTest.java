@@ -134,6 +134,59 @@ class MessageRendererTest {
   }
 
   @Test
+  void aDigestGivesOneLinePerIncidentAndGroupsTheSwitchesPorts() {
+    MessageRenderer r = new MessageRenderer(Language.EN, SHANGHAI, null);
+    // a flap seen from gpu007's sysfs and from leaf-07's perfquery sweep: one incident
+    Alert hostFlap =
+        TestAlerts.hostEnd("h1", AlertKind.LINK_FLAP, "gpu007", 3, "leaf-07", 12, "inc-flap");
+    Alert switchFlap =
+        TestAlerts.switchEnd(
+            "w1", AlertKind.LINK_FLAP, "leaf-07", 12, "gpu007 mlx5_3 port 1", "inc-flap");
+    // a dirty ISL: leaf-07 port 33 <-> spine-02 port 5, both ends count symbol errors
+    Alert islLeaf =
+        Alert.newBuilder(
+                TestAlerts.switchEnd(
+                    "w2", AlertKind.PHY_ERRORS, "leaf-07", 33, "spine-02 port 5", "inc-isl"))
+            .setValue(120.0)
+            .setUnit("errors/10min")
+            .build();
+    Alert islSpine =
+        Alert.newBuilder(
+                TestAlerts.switchEnd(
+                    "w3", AlertKind.PHY_ERRORS, "spine-02", 5, "leaf-07 port 33", "inc-isl"))
+            .setValue(4.0)
+            .setUnit("errors/10min")
+            .build();
+    Alert congestion =
+        TestAlerts.switchEnd("w4", AlertKind.XMIT_WAIT, "spine-02", 9, "leaf-03 port 40", "inc-x");
+    Alert storm = TestAlerts.storm("s1", "gpu001");
+    List<Alert> all = List.of(hostFlap, storm, islLeaf, congestion, switchFlap, islSpine);
+    assertEquals(
+        List.of(
+            "- [CRITICAL] PAUSE_STORM **gpu001 ens9f0np0 prio 3** 0.42 ratio (threshold 0.1 ratio), since 19:30:00",
+            "**leaf-07** (switch, 4 alerts)",
+            "- [WARNING] LINK_FLAP **gpu007 mlx5_3/1 <-> leaf-07 port 12** on both ends (2 alerts), since 19:30:00",
+            "- [WARNING] PHY_ERRORS **leaf-07 port 33 <-> spine-02 port 5** on both ends (2 alerts) 120 errors/10min; 4 errors/10min, since 19:30:00",
+            "**spine-02** (switch, 1 alert)",
+            "- [WARNING] XMIT_WAIT **spine-02 port 9** (peer leaf-03 port 40), since 19:30:00"),
+        r.digestLines(all));
+    MessageRenderer zh = new MessageRenderer(Language.ZH, SHANGHAI, null);
+    assertEquals(
+        "- 【警告】LINK_FLAP **gpu007 mlx5_3/1 <-> leaf-07 port 12**（两端，2 条），开始 19:30:00",
+        zh.digestLines(List.of(switchFlap, hostFlap)).get(1));
+    assertEquals("**leaf-07**（交换机，2 条告警）", zh.digestLines(List.of(switchFlap, hostFlap)).get(0));
+    // one end firing, the other already resolved: two lines, the incident is not merged across
+    // states
+    Alert hostResolved = TestAlerts.resolved(hostFlap, Instant.parse("2026-12-01T11:31:00Z"));
+    assertEquals(
+        List.of(
+            "- [RESOLVED] LINK_FLAP **gpu007 mlx5_3/1** (peer leaf-07 port 12) resolved after 1m0s",
+            "**leaf-07** (switch, 1 alert)",
+            "- [WARNING] LINK_FLAP **leaf-07 port 12** (peer gpu007 mlx5_3 port 1), since 19:30:00"),
+        r.digestLines(List.of(switchFlap, hostResolved)));
+  }
+
+  @Test
   void manyKindsEndInPlusNMore() {
     MessageRenderer r = new MessageRenderer(Language.EN, SHANGHAI, null);
     List<Alert> all =

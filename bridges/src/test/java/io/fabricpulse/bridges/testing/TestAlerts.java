@@ -38,6 +38,54 @@ public final class TestAlerts {
         .build();
   }
 
+  /**
+   * A link alert on host port {@code node mlx5_<hca>/1} cabled to {@code sw} port {@code swPort},
+   * with the labels the topology join gives it (streams/peers: peer, peer_node, peer_guid,
+   * peer_port, link_id, incident).
+   */
+  public static Alert hostEnd(
+      String id, AlertKind kind, String node, int hca, String sw, int swPort, String incident) {
+    return firing(id, kind, Severity.WARNING, node)
+        .setDevice("mlx5_" + hca)
+        .setPort(1)
+        .setSummary(node + " mlx5_" + hca + "/1: " + kind)
+        .setLabels(
+            Map.of(
+                "peer",
+                sw + " port " + swPort,
+                "peer_node",
+                sw,
+                "peer_guid",
+                switchGuid(sw),
+                "peer_port",
+                Integer.toString(swPort),
+                "link_id",
+                "demo/" + switchGuid(sw) + ":" + swPort + "<->" + node,
+                "incident",
+                incident))
+        .build();
+  }
+
+  /**
+   * The same kind of alert on the switch end {@code sw} port {@code swPort} (device = the switch's
+   * node GUID, as switch-port alerts name it), its peer {@code peer} ("gpu007 mlx5_3 port 1").
+   */
+  public static Alert switchEnd(
+      String id, AlertKind kind, String sw, int swPort, String peer, String incident) {
+    return firing(id, kind, Severity.WARNING, sw)
+        .setDevice(switchGuid(sw))
+        .setPort(swPort)
+        .setSummary(sw + " port " + swPort + ": " + kind)
+        .setLabels(
+            Map.of("peer", peer, "link_id", "demo/" + sw + ":" + swPort, "incident", incident))
+        .build();
+  }
+
+  /** A stable node GUID per switch name, 0x and 16 hex digits. */
+  public static String switchGuid(String sw) {
+    return String.format("0x%016x", 0x248a070300000000L + (sw.hashCode() & 0xffffffL));
+  }
+
   public static Alert resolved(Alert firing, Instant at) {
     return Alert.newBuilder(firing).setState(AlertState.RESOLVED).setResolvedAt(at).build();
   }

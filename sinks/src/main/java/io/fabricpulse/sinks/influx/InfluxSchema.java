@@ -6,8 +6,12 @@ import io.fabricpulse.avro.CounterDirection;
 import io.fabricpulse.avro.CounterKind;
 import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.FabricLink;
+import io.fabricpulse.avro.FabricNodeType;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.LinkPort;
+import io.fabricpulse.avro.LinkSpeed;
 import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
@@ -100,6 +104,9 @@ public final class InfluxSchema {
   public static final String GPU_XID = "fabric_gpu_xid";
   public static final String NCCL_TRANSPORT = "fabric_nccl_transport";
 
+  /** One point per FabricLink record of fabric.topology: a cable as a sweep saw it. */
+  public static final String LINKS = "fabric_links";
+
   /** The pipeline about itself: end offsets of its topics (records in and out of each stage). */
   public static final String PIPELINE_TOPICS = "fabricpulse_topics";
 
@@ -144,6 +151,20 @@ public final class InfluxSchema {
   public static final String TAG_BRIDGE = "bridge";
   public static final String TAG_INSTANCE = "instance";
   public static final String TAG_ROBOT = "robot";
+  public static final String TAG_LINK_ID = "link_id";
+
+  /** {@value #LINK_ISL} (switch to switch) or {@value #LINK_HOST} (a CA at one end). */
+  public static final String TAG_LINK_TYPE = "link_type";
+
+  public static final String LINK_ISL = "isl";
+  public static final String LINK_HOST = "host";
+
+  /** The ends of a link, named as their alerts name them (node, port) and as one label. */
+  public static final String TAG_NODE_A = "node_a";
+
+  public static final String TAG_PORT_A = "port_a";
+  public static final String TAG_NODE_B = "node_b";
+  public static final String TAG_PORT_B = "port_b";
 
   public static final String PER_SECOND_SUFFIX = "_per_s";
   public static final String DELTA_SUFFIX = "_delta";
@@ -161,6 +182,19 @@ public final class InfluxSchema {
   public static final String THRESHOLD = "threshold";
   public static final String UNIT = "unit";
   public static final String JOB = "job";
+
+  /** Alert fields from the topology join's labels (streams/peers), when the alert has them. */
+  public static final List<String> ALERT_PEER_FIELDS = List.of("peer", "peer_node", "incident");
+
+  public static final String END_A = "end_a";
+  public static final String END_B = "end_b";
+  public static final String WIDTH_A = "width_a";
+  public static final String WIDTH_B = "width_b";
+  public static final String LANE_GBPS_A = "lane_gbps_a";
+  public static final String LANE_GBPS_B = "lane_gbps_b";
+  public static final String POSSIBLE_WIDTH = "possible_width";
+  public static final String POSSIBLE_RATE_GBPS = "possible_rate_gbps";
+  public static final String BELOW_CAPABILITY = "below_capability";
 
   /** Fields of fabric_gpu: the GpuEcc field names; booleans become 1 (true) or 0. */
   public static final List<String> GPU_FIELDS =
@@ -228,6 +262,7 @@ public final class InfluxSchema {
           GPU,
           GPU_XID,
           NCCL_TRANSPORT,
+          LINKS,
           PIPELINE_TOPICS,
           PIPELINE_SINK,
           PIPELINE_BRIDGE,
@@ -361,6 +396,12 @@ public final class InfluxSchema {
     if (alert.getJob() != null) {
       fields.put(JOB, alert.getJob());
     }
+    for (String label : ALERT_PEER_FIELDS) {
+      String value = alert.getLabels() == null ? null : alert.getLabels().get(label);
+      if (value != null && !value.isEmpty()) {
+        fields.put(label, value);
+      }
+    }
     long time =
         alert.getResolvedAt() != null
             ? alert.getResolvedAt().toEpochMilli()
@@ -427,6 +468,98 @@ public final class InfluxSchema {
       fields.put(COMM_ID, verdict.getCommId());
     }
     return new SinkPoint(NCCL_TRANSPORT, tags, fields, verdict.getTime().toEpochMilli());
+  }
+
+  /**
+   * One point per FabricLink record (a cable as one sweep saw it), at the sweep's time. Tags: the
+   * link id, {@code link_type} ({@value #LINK_ISL} when both ends are switches, else {@value
+   * #LINK_HOST}), each end's node and port named as that end's alerts and switch-port rates name
+   * them (a host end {@code gpu007 mlx5_3} as node {@code gpu007}; a switch by its plain
+   * NodeDescription, else its GUID: docs/switch-ports.md). Fields: each end's label ({@code leaf-07
+   * port 12}), active width and per-lane Gb/s, the rate of the link ({@code rate_gbps}: the
+   * narrower width times the slower lane), what both ends support (iblinkinfo's {@code Could be}:
+   * {@code possible_width}, {@code possible_rate_gbps}, the active value when the tool printed
+   * none) and {@code below_capability} 1 when the link runs below it.
+   */
+  public static SinkPoint linkPoint(FabricLink link) {
+    SortedMap<String, String> tags = new TreeMap<>();
+    tags.put(TAG_CLUSTER, link.getCluster());
+    tags.put(TAG_LINK_ID, link.getLinkId());
+    LinkPort a = link.getEndA();
+    LinkPort b = link.getEndB();
+    tags.put(
+        TAG_LINK_TYPE,
+        a.getNodeType() == FabricNodeType.SWITCH && b.getNodeType() == FabricNodeType.SWITCH
+            ? LINK_ISL
+            : LINK_HOST);
+    tags.put(TAG_NODE_A, endNode(a));
+    tags.put(TAG_PORT_A, Integer.toString(a.getPort()));
+    tags.put(TAG_NODE_B, endNode(b));
+    tags.put(TAG_PORT_B, Integer.toString(b.getPort()));
+    Map<String, Object> fields = new LinkedHashMap<>();
+    fields.put(END_A, endLabel(a));
+    fields.put(END_B, endLabel(b));
+    Double laneA = laneGbps(a.getSpeed());
+    Double laneB = laneGbps(b.getSpeed());
+    if (a.getWidth() != null) {
+      fields.put(WIDTH_A, a.getWidth().longValue());
+    }
+    if (b.getWidth() != null) {
+      fields.put(WIDTH_B, b.getWidth().longValue());
+    }
+    if (laneA != null) {
+      fields.put(LANE_GBPS_A, laneA);
+    }
+    if (laneB != null) {
+      fields.put(LANE_GBPS_B, laneB);
+    }
+    if (a.getWidth() != null && b.getWidth() != null && laneA != null && laneB != null) {
+      int width = Math.min(a.getWidth(), b.getWidth());
+      double lane = Math.min(laneA, laneB);
+      int possibleWidth =
+          link.getPossibleWidth() != null ? Math.max(link.getPossibleWidth(), width) : width;
+      Double possibleLane = laneGbps(link.getPossibleSpeed());
+      double bestLane = possibleLane != null ? Math.max(possibleLane, lane) : lane;
+      fields.put(RATE_GBPS, width * lane);
+      fields.put(POSSIBLE_WIDTH, (long) possibleWidth);
+      fields.put(POSSIBLE_RATE_GBPS, possibleWidth * bestLane);
+      fields.put(BELOW_CAPABILITY, possibleWidth > width || bestLane > lane ? 1L : 0L);
+    }
+    return new SinkPoint(LINKS, tags, fields, link.getTime().toEpochMilli());
+  }
+
+  private static String endNode(LinkPort end) {
+    String d = end.getNodeDescription();
+    if (end.getNodeType() == FabricNodeType.CA && d != null && d.matches("\\S+ \\S+")) {
+      return d.split(" ")[0];
+    }
+    return d != null && d.matches("[A-Za-z0-9._:;@+-]+") ? d : end.getGuid();
+  }
+
+  private static String endLabel(LinkPort end) {
+    String d = end.getNodeDescription();
+    return (d != null && !d.isEmpty() ? d : end.getGuid()) + " port " + end.getPort();
+  }
+
+  /**
+   * The nominal per-lane rate of a speed, as the sysfs rate and the switch-port records count it
+   * (docs/switch-ports.md: SDR 2.5, DDR 5, QDR and FDR10 10, FDR 14, EDR 25, HDR 50, NDR 100, XDR
+   * 200 Gb/s), so a link's {@code rate_gbps} compares with its ports' {@code rate_gbps}.
+   */
+  static Double laneGbps(LinkSpeed speed) {
+    if (speed == null) {
+      return null;
+    }
+    return switch (speed) {
+      case SDR -> 2.5;
+      case DDR -> 5.0;
+      case QDR, FDR10 -> 10.0;
+      case FDR -> 14.0;
+      case EDR -> 25.0;
+      case HDR -> 50.0;
+      case NDR -> 100.0;
+      case XDR -> 200.0;
+    };
   }
 
   /**

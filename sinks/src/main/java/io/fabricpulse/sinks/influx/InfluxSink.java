@@ -3,6 +3,7 @@ package io.fabricpulse.sinks.influx;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.BridgeCounters;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
 import io.fabricpulse.avro.NcclTransport;
@@ -91,6 +92,8 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private final AvroDeserializer<GpuXid> xidDecoder = new AvroDeserializer<>(GpuXid.class);
   private final AvroDeserializer<NcclTransport> transportDecoder =
       new AvroDeserializer<>(NcclTransport.class);
+  private final AvroDeserializer<FabricLink> topologyDecoder =
+      new AvroDeserializer<>(FabricLink.class);
   private final AvroDeserializer<BridgeCounters> bridgeDecoder =
       new AvroDeserializer<>(BridgeCounters.class);
   private final TenSecondAggregator aggregator;
@@ -153,6 +156,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
     this.xidDecoder.configure(serdeConfig, false);
     this.transportDecoder.configure(serdeConfig, false);
     this.bridgeDecoder.configure(serdeConfig, false);
+    this.topologyDecoder.configure(serdeConfig, false);
     // Idle time counts only while the sink consumes: during a write outage every partition is
     // paused, and closing every series' bucket for that would only cause rewrites afterwards.
     this.aggregator =
@@ -184,8 +188,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   }
 
   /**
-   * Subscribes to the rates, alerts, GPU, Xid and NCCL transport topics and the bridges' counters
-   * ({@value FabricTopics#BRIDGE_COUNTERS}) with the sink's rebalance handling.
+   * Subscribes to the rates, alerts, GPU, Xid and NCCL transport topics, the topology ({@value
+   * FabricTopics#TOPOLOGY}; its tombstones are skipped) and the bridges' counters ({@value
+   * FabricTopics#BRIDGE_COUNTERS}) with the sink's rebalance handling.
    */
   public void subscribe() {
     consumer.subscribe(topics(), new Rebalance());
@@ -199,6 +204,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
         config.gpuTopic(),
         config.xidTopic(),
         config.transportTopic(),
+        FabricTopics.TOPOLOGY,
         FabricTopics.BRIDGE_COUNTERS);
   }
 
@@ -386,6 +392,9 @@ public final class InfluxSink implements Runnable, AutoCloseable {
         pending.add(
             InfluxSchema.transportPoint(
                 transportDecoder.deserialize(record.topic(), record.value())));
+      } else if (record.topic().equals(FabricTopics.TOPOLOGY)) {
+        pending.add(
+            InfluxSchema.linkPoint(topologyDecoder.deserialize(record.topic(), record.value())));
       } else if (record.topic().equals(FabricTopics.BRIDGE_COUNTERS)) {
         pending.add(
             InfluxSchema.bridgePoint(bridgeDecoder.deserialize(record.topic(), record.value())));

@@ -9,11 +9,16 @@ import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.AlertState;
 import io.fabricpulse.avro.BridgeCounters;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.FabricLink;
+import io.fabricpulse.avro.FabricNodeType;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.LinkPort;
+import io.fabricpulse.avro.LinkSpeed;
 import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.RateTag;
 import io.fabricpulse.avro.Severity;
+import io.fabricpulse.avro.TopologySource;
 import io.fabricpulse.avro.XidKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -209,6 +214,86 @@ class InfluxSchemaTest {
     assertEquals(T, fired.timeMs());
     assertEquals("RESOLVED", cleared.tags().get("state"));
     assertEquals(T + 60_000, cleared.timeMs());
+  }
+
+  @Test
+  void aLinkOfTheTopologyBecomesOnePointNamingBothEndsAndWhatTheyCouldRun() {
+    // iblinkinfo: leaf-07 port 33 at 2X HDR to spine-02 port 5, "Could be 4X"
+    FabricLink isl =
+        FabricLink.newBuilder()
+            .setCluster("c1")
+            .setLinkId("c1/0x0000000000200000:33<->0x0000000000300000:5")
+            .setObservedBy("sm01")
+            .setSource(TopologySource.IBLINKINFO)
+            .setSweepSeq(7)
+            .setTime(Instant.ofEpochMilli(T))
+            .setEndA(end("0x0000000000200000", FabricNodeType.SWITCH, "leaf-07", 33, 2))
+            .setEndB(end("0x0000000000300000", FabricNodeType.SWITCH, "spine-02", 5, 2))
+            .setPossibleWidth(4)
+            .build();
+    SinkPoint point = InfluxSchema.linkPoint(isl);
+    assertEquals("fabric_links", point.measurement());
+    assertEquals(
+        Map.of(
+            "cluster", "c1",
+            "link_id", "c1/0x0000000000200000:33<->0x0000000000300000:5",
+            "link_type", "isl",
+            "node_a", "leaf-07",
+            "port_a", "33",
+            "node_b", "spine-02",
+            "port_b", "5"),
+        point.tags());
+    assertEquals("leaf-07 port 33", point.fields().get("end_a"));
+    assertEquals("spine-02 port 5", point.fields().get("end_b"));
+    assertEquals(2L, point.fields().get("width_a"));
+    assertEquals(50.0, point.fields().get("lane_gbps_b"));
+    assertEquals(100.0, point.fields().get("rate_gbps"));
+    assertEquals(4L, point.fields().get("possible_width"));
+    assertEquals(200.0, point.fields().get("possible_rate_gbps"));
+    assertEquals(1L, point.fields().get("below_capability"));
+    assertEquals(T, point.timeMs());
+
+    FabricLink host =
+        FabricLink.newBuilder(isl)
+            .setEndA(end("0x0000000000100003", FabricNodeType.CA, "gpu007 mlx5_3", 1, 4))
+            .setEndB(end("0x0000000000200000", FabricNodeType.SWITCH, "leaf-07", 12, 4))
+            .setPossibleWidth(null)
+            .build();
+    SinkPoint hostPoint = InfluxSchema.linkPoint(host);
+    assertEquals("host", hostPoint.tags().get("link_type"));
+    assertEquals("gpu007", hostPoint.tags().get("node_a"));
+    assertEquals("gpu007 mlx5_3 port 1", hostPoint.fields().get("end_a"));
+    assertEquals(0L, hostPoint.fields().get("below_capability"));
+    assertEquals(200.0, hostPoint.fields().get("rate_gbps"));
+  }
+
+  private static LinkPort end(String guid, FabricNodeType type, String name, int port, int width) {
+    return LinkPort.newBuilder()
+        .setGuid(guid)
+        .setNodeType(type)
+        .setNodeDescription(name)
+        .setPort(port)
+        .setWidth(width)
+        .setSpeed(LinkSpeed.HDR)
+        .build();
+  }
+
+  @Test
+  void theTopologyJoinsLabelsBecomeFieldsOfTheAlert() {
+    Alert flap =
+        Alert.newBuilder(alert(AlertState.FIRING, null))
+            .setLabels(
+                Map.of(
+                    "peer", "leaf-07 port 12",
+                    "peer_node", "leaf-07",
+                    "peer_guid", "0x0000000000200000",
+                    "incident", "9f1c"))
+            .build();
+    Map<String, Object> fields = InfluxSchema.alertPoint(flap).fields();
+    assertEquals("leaf-07 port 12", fields.get("peer"));
+    assertEquals("leaf-07", fields.get("peer_node"));
+    assertEquals("9f1c", fields.get("incident"));
+    assertFalse(fields.containsKey("peer_guid"));
   }
 
   @Test

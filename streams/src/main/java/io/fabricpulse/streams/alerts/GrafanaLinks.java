@@ -67,10 +67,15 @@ public final class GrafanaLinks implements FixedKeyProcessor<String, Alert, Aler
             .append("&var-cluster=")
             .append(encode(alert.getCluster()));
     if (alert.getNode() != null) {
-      url.append("&var-node=").append(encode(alert.getNode()));
+      // the switch dashboard's variable is the switch (a switch port alert's node)
+      url.append(SWITCH_DASHBOARD.equals(dashboard(alert)) ? "&var-switch=" : "&var-node=")
+          .append(encode(alert.getNode()));
     }
     return url.toString();
   }
+
+  /** dashboards/switch-isl.json: switch ports, ISLs and host links. */
+  static final String SWITCH_DASHBOARD = "fabricpulse-switch-isl";
 
   /** The uid of the dashboard (dashboards/*.json) that shows an alert of this kind. */
   static String dashboard(Alert alert) {
@@ -91,10 +96,9 @@ public final class GrafanaLinks implements FixedKeyProcessor<String, Alert, Aler
           SM_ABSENT,
           SM_HUNG,
           SM_UNSTABLE,
-          IBDIAGNET_FINDING,
-          LINK_BELOW_CAPABILITY ->
+          IBDIAGNET_FINDING ->
           "fabricpulse-link-health";
-      case XMIT_WAIT -> "fabricpulse-link-health";
+      case XMIT_WAIT, LINK_BELOW_CAPABILITY -> SWITCH_DASHBOARD;
       case GPU_ECC_UNCORRECTABLE,
           GPU_ROW_REMAP_FAILURE,
           GPU_RETIRED_PAGES,

@@ -5,6 +5,9 @@ import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.Joined;
@@ -79,7 +82,116 @@ public final class LinkPeers {
    */
   public static final String INCIDENT = "incident";
 
+  /** Per netdev key the RDMA port key last seen with it ({@link NetdevPortIndexer} state). */
+  public static final String NETDEV_PORTS_STORE = "peers-netdev-ports";
+
+  public static final String NETDEV_INDEXER = "peers-netdev-ports-by-netdev";
+
+  /** Name of the repartition topic of the netdev -> port index. */
+  public static final String NETDEV_BY_NETDEV_TOPIC = "peers-netdev-ports-by-netdev";
+
+  public static final String NETDEV_TABLE = "peers-netdev-ports-table";
+
+  /** The versioned table: netdev key -> the RDMA port key it was at each time. */
+  public static final String NETDEV_TABLE_STORE = "peers-netdev-ports-store";
+
+  /**
+   * The port key a RoCE alert's netdev resolved to, carried from the netdev join to the port join
+   * through the internal topic between them, and removed there: no alert leaves with it.
+   */
+  static final String PORT_KEY_LABEL = "peers.port_key";
+
   private LinkPeers() {}
+
+  /**
+   * The topology join for RoCE port alerts (PAUSE_STORM, PFC_MISCONFIG, ECN_MISCONFIG,
+   * ECN_NOT_EFFECTIVE, LOSSLESS_DROP), which name their port by netdev: the netdev is first
+   * resolved to its RDMA port from the host's own port samples ({@link NetdevPortIndexer}, a
+   * versioned table read at the alert's time), then joined with the links like {@link #join}. An
+   * alert that names device and port joins directly; one whose netdev no port sample named by its
+   * time, or whose port has no link, passes unchanged (a RoCE fabric has no IB topology: its links
+   * are known only where a topology source names the hosts' RDMA ports).
+   *
+   * <pre>
+   * source-fabric-rates -> peers-netdev-ports-by-netdev [peers-netdev-ports]
+   *   -> peers-netdev-ports-by-netdev (repartition) -> peers-netdev-ports-table
+   *      [peers-netdev-ports-store, versioned]
+   * &lt;family&gt; alerts -> &lt;family&gt;-alerts-to-join -> &lt;family&gt;-alerts-netdev-key
+   *   -> &lt;family&gt;-alerts-by-netdev
+   *   (repartition) -> &lt;family&gt;-netdev-join -> &lt;family&gt;-alerts-port-key
+   *   -> &lt;family&gt;-alerts-by-port (repartition) -> &lt;family&gt;-peer-join
+   *   -> &lt;family&gt;-alerts-by-id
+   * </pre>
+   */
+  public static KStream<String, Alert> joinByNetdev(
+      DetectorInputs inputs, KStream<String, Alert> alerts, String family) {
+    KTable<String, String> netdevPorts = inputs.once(NETDEV_TABLE, () -> netdevTable(inputs));
+    Serde<Alert> alertSerde = inputs.serdes().alert();
+    KStream<String, Alert> resolved =
+        alerts
+            .filter((id, alert) -> alert != null, Named.as(family + "-alerts-to-join"))
+            .selectKey((id, alert) -> netdevKey(alert), Named.as(family + "-alerts-netdev-key"))
+            .repartition(
+                Repartitioned.<String, Alert>as(family + "-alerts-by-netdev")
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(alertSerde))
+            .leftJoin(
+                netdevPorts,
+                LinkPeers::withPortKey,
+                Joined.with(Serdes.String(), alertSerde, Serdes.String())
+                    .withName(family + "-netdev-join"));
+    return joinByPort(inputs, resolved, family, LinkPeers::resolvedPortKey);
+  }
+
+  private static KTable<String, String> netdevTable(DetectorInputs inputs) {
+    inputs.addStore(NETDEV_PORTS_STORE, Serdes.String());
+    return inputs
+        .rates()
+        .process(NetdevPortIndexer::new, Named.as(NETDEV_INDEXER), NETDEV_PORTS_STORE)
+        .repartition(
+            Repartitioned.<String, String>as(NETDEV_BY_NETDEV_TOPIC)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(Serdes.String()))
+        .toTable(
+            Named.as(NETDEV_TABLE),
+            Materialized.<String, String>as(
+                    Stores.persistentVersionedKeyValueStore(NETDEV_TABLE_STORE, HISTORY))
+                .withKeySerde(Serdes.String())
+                .withValueSerde(Serdes.String()));
+  }
+
+  /** {@code cluster/node/netdev=...} of an alert that names node and netdev, else its alert_id. */
+  static String netdevKey(Alert alert) {
+    if (alert.getNode() == null || alert.getNetdev() == null) {
+      return alert.getAlertId();
+    }
+    return AlertSubject.node(alert.getCluster(), alert.getNode())
+        .withNetdev(alert.getNetdev())
+        .key();
+  }
+
+  private static Alert withPortKey(Alert alert, String portKey) {
+    if (portKey == null || alert == null) {
+      return alert;
+    }
+    Map<String, String> labels = new LinkedHashMap<>(alert.getLabels());
+    labels.put(PORT_KEY_LABEL, portKey);
+    return Alert.newBuilder(alert).setLabels(labels).build();
+  }
+
+  private static Alert withoutPortKey(Alert alert) {
+    if (alert == null || !alert.getLabels().containsKey(PORT_KEY_LABEL)) {
+      return alert;
+    }
+    Map<String, String> labels = new LinkedHashMap<>(alert.getLabels());
+    labels.remove(PORT_KEY_LABEL);
+    return Alert.newBuilder(alert).setLabels(labels).build();
+  }
+
+  private static String resolvedPortKey(Alert alert) {
+    String resolved = alert.getLabels().get(PORT_KEY_LABEL);
+    return resolved != null ? resolved : portKey(alert);
+  }
 
   /**
    * {@code alerts} (key alert_id) with the peer labels of their port's link; the result is keyed by
@@ -89,17 +201,29 @@ public final class LinkPeers {
    */
   public static KStream<String, Alert> join(
       DetectorInputs inputs, KStream<String, Alert> alerts, String family) {
+    return joinByPort(inputs, alerts, family, LinkPeers::portKey);
+  }
+
+  /**
+   * {@code alerts} re-keyed by {@code portKeyOf} ({@code <family>-alerts-by-port}), joined with the
+   * links at their time, keyed by alert_id again.
+   */
+  private static KStream<String, Alert> joinByPort(
+      DetectorInputs inputs,
+      KStream<String, Alert> alerts,
+      String family,
+      Function<Alert, String> portKeyOf) {
     KTable<String, FabricLink> links = inputs.once(TABLE, () -> table(inputs));
     Serde<Alert> alertSerde = inputs.serdes().alert();
     return alerts
-        .selectKey((id, alert) -> portKey(alert), Named.as(family + "-alerts-port-key"))
+        .selectKey((id, alert) -> portKeyOf.apply(alert), Named.as(family + "-alerts-port-key"))
         .repartition(
             Repartitioned.<String, Alert>as(family + "-alerts-by-port")
                 .withKeySerde(Serdes.String())
                 .withValueSerde(alertSerde))
         .leftJoin(
             links,
-            PeerLabels::add,
+            (port, alert, link) -> PeerLabels.add(port, withoutPortKey(alert), link),
             Joined.with(Serdes.String(), alertSerde, inputs.serdes().value(FabricLink.class))
                 .withName(family + "-peer-join"))
         .selectKey((port, alert) -> alert.getAlertId(), Named.as(family + "-alerts-by-id"));

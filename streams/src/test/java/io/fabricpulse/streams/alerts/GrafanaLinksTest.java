@@ -2,6 +2,7 @@ package io.fabricpulse.streams.alerts;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
@@ -41,6 +42,22 @@ class GrafanaLinksTest {
             + "&var-cluster=demo&var-node=gpu007",
         out.get(0).getLabels().get(GrafanaLinks.LABEL));
     assertEquals("pfc", out.get(0).getLabels().get("team"), "the rule's labels are kept");
+  }
+
+  @Test
+  void aSwitchPortsCongestionLinksToTheSwitchDashboardWithItsSwitch() {
+    Alert wait =
+        Alert.newBuilder(storm())
+            .setKind(AlertKind.XMIT_WAIT)
+            .setNode("leaf-07")
+            .setDevice("0x7cfe9003009ce5b0")
+            .setPort(30)
+            .setNetdev(null)
+            .setPriority(null)
+            .build();
+    String link = GrafanaLinks.link("https://grafana.example.com/", wait);
+    assertTrue(link.startsWith("https://grafana.example.com/d/fabricpulse-switch-isl?from="), link);
+    assertTrue(link.endsWith("&var-cluster=demo&var-switch=leaf-07"), link);
   }
 
   @Test

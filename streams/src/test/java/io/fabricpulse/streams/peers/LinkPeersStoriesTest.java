@@ -12,11 +12,9 @@ import io.fabricpulse.avro.CounterRate;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricNodeType;
-import io.fabricpulse.avro.LinkPort;
 import io.fabricpulse.avro.LinkSpeed;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.avro.RateTag;
-import io.fabricpulse.avro.TopologySource;
 import io.fabricpulse.streams.detect.link.LinkHealthDetector;
 import io.fabricpulse.streams.testing.DetectorDriver;
 import io.fabricpulse.streams.testing.DetectorStories;
@@ -57,27 +55,11 @@ class LinkPeersStoriesTest extends DetectorStories {
 
   private static FabricLink link(
       String linkId, String leaf, String leafGuid, int leafPort, long t) {
-    return FabricLink.newBuilder()
-        .setCluster("c1")
-        .setLinkId(linkId)
-        .setObservedBy("sm01")
-        .setSource(TopologySource.IBNETDISCOVER)
-        .setSweepSeq(0)
-        .setTime(Instant.ofEpochMilli(t))
-        .setEndA(end(HOST_GUID, FabricNodeType.CA, "gpu007 mlx5_3", 1))
-        .setEndB(end(leafGuid, FabricNodeType.SWITCH, leaf, leafPort))
-        .build();
-  }
-
-  private static LinkPort end(String guid, FabricNodeType type, String description, int port) {
-    return LinkPort.newBuilder()
-        .setGuid(guid)
-        .setNodeType(type)
-        .setNodeDescription(description)
-        .setPort(port)
-        .setWidth(4)
-        .setSpeed(LinkSpeed.NDR)
-        .build();
+    return TopologyRecords.link(
+        linkId,
+        TopologyRecords.end(HOST_GUID, FabricNodeType.CA, "gpu007 mlx5_3", 1, LinkSpeed.NDR),
+        TopologyRecords.end(leafGuid, FabricNodeType.SWITCH, leaf, leafPort, LinkSpeed.NDR),
+        t);
   }
 
   private static void sweep(DetectorDriver d, FabricLink link) {

@@ -3,6 +3,7 @@ package io.fabricpulse.streams.testing;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabricpulse.streams.peers.LinkPeers;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,5 +40,33 @@ public abstract class DetectorStories {
     }
     assertFalse(described.matches("(?s).*KSTREAM-[A-Z]+-\\d+.*"), described);
     return described;
+  }
+
+  /**
+   * The names the topology join by netdev adds to a family ({@link
+   * io.fabricpulse.streams.peers.LinkPeers#joinByNetdev}): its two repartitions and joins, the
+   * netdev index and the links' table.
+   */
+  protected static List<String> netdevPeerJoinNames(String family) {
+    return List.of(
+        family + "-alerts-by-netdev-repartition",
+        family + "-netdev-join",
+        family + "-alerts-by-port-repartition",
+        family + "-peer-join",
+        LinkPeers.NETDEV_INDEXER,
+        LinkPeers.NETDEV_PORTS_STORE,
+        LinkPeers.NETDEV_BY_NETDEV_TOPIC + "-repartition",
+        LinkPeers.NETDEV_TABLE_STORE,
+        LinkPeers.INDEXER,
+        LinkPeers.ENDS_STORE,
+        LinkPeers.BY_PORT_TOPIC + "-repartition",
+        LinkPeers.TABLE_STORE);
+  }
+
+  /** {@code first} followed by {@code then}. */
+  protected static List<String> concat(List<String> first, List<String> then) {
+    List<String> all = new java.util.ArrayList<>(first);
+    all.addAll(then);
+    return all;
   }
 }

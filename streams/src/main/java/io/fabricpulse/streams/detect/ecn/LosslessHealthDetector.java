@@ -9,6 +9,7 @@ import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.DetectorProcessor;
+import io.fabricpulse.streams.peers.LinkPeers;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.ArrayList;
@@ -35,7 +36,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *   -> ecn-mtu-detector [ecn-mtu-ports, ecn-mtu-tracker]
  *      -> ecn-mtu-dead-letters-only -> ecn-mtu-dead-letters-cast -> ecn-mtu-sink-dlq (fabric.dlq)
  *      -> ecn-mtu-results-only -> ecn-mtu-results-cast
- * both -> ecn-alerts-merge -> fabric.alerts, fabric.alerts.active
+ * both -> ecn-alerts-merge -> the topology join by netdev ({@link LinkPeers#joinByNetdev})
+ *   -> fabric.alerts, fabric.alerts.active
  * </pre>
  *
  * fabric.rates is keyed by node ({@code cluster/node}, the raw key), so the sysfs, ethtool and ECN
@@ -149,7 +151,8 @@ public final class LosslessHealthDetector {
             MTU_PORTS_STORE,
             MTU_TRACKER_STORE);
     AlertSinks.addTo(
-        portAlerts.merge(mtuAlerts, Named.as("ecn-alerts-merge")),
+        LinkPeers.joinByNetdev(
+            inputs, portAlerts.merge(mtuAlerts, Named.as("ecn-alerts-merge")), "ecn"),
         "ecn",
         inputs.topics(),
         alertSerde);

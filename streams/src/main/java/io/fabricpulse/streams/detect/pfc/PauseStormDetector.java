@@ -10,6 +10,7 @@ import io.fabricpulse.streams.alerts.TrackerStateSerde;
 import io.fabricpulse.streams.detect.DetectorModule;
 import io.fabricpulse.streams.detect.DetectorProcessor;
 import io.fabricpulse.streams.order.UpstreamWatermark;
+import io.fabricpulse.streams.peers.LinkPeers;
 import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
@@ -37,7 +38,9 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *        -> pfc-pause-propagation [pfc-pause-propagation-storms, -tracker, -victims, -pending,
  *                                  -progress]
  *   -> pfc-other-alerts
- *   both -> pfc-alerts-merge -> fabric.alerts, fabric.alerts.active
+ *   both -> pfc-alerts-merge -> the topology join by netdev ({@link LinkPeers#joinByNetdev}:
+ *        the switch port at the other end of a storm's port, when the topology knows it)
+ *        -> fabric.alerts, fabric.alerts.active
  * </pre>
  */
 public final class PauseStormDetector {
@@ -140,7 +143,8 @@ public final class PauseStormDetector {
                 Named.as(PROPAGATION_PROCESSOR),
                 PROPAGATION_STORE_NAMES);
     AlertSinks.addTo(
-        otherAlerts.merge(clusterAlerts, Named.as("pfc-alerts-merge")),
+        LinkPeers.joinByNetdev(
+            inputs, otherAlerts.merge(clusterAlerts, Named.as("pfc-alerts-merge")), "pfc"),
         "pfc",
         inputs.topics(),
         alertSerde);

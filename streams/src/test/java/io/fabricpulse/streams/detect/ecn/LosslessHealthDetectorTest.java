@@ -468,29 +468,31 @@ class LosslessHealthDetectorTest extends DetectorStories {
       String described =
           assertNamed(
               d.topology,
-              List.of(
-                  "source-fabric-rates",
-                  "ecn-roce-only",
-                  LosslessHealthDetector.PORT_PROCESSOR,
-                  LosslessHealthDetector.MTU_PROCESSOR,
-                  LosslessHealthDetector.TRACKER_STORE,
-                  LosslessHealthDetector.WINDOW_STORE,
-                  LosslessHealthDetector.NODE_CLOCK_STORE,
-                  LosslessHealthDetector.MTU_PORTS_STORE,
-                  LosslessHealthDetector.MTU_TRACKER_STORE,
-                  "ecn-mtu-by-cluster-repartition",
-                  "ecn-to-alerts",
-                  "ecn-to-alerts-active",
-                  "ecn-results-only",
-                  "ecn-results-cast",
-                  "ecn-dead-letters-only",
-                  "ecn-dead-letters-cast",
-                  "ecn-sink-dlq",
-                  "ecn-mtu-results-only",
-                  "ecn-mtu-sink-dlq",
-                  "rates-in-node-order",
-                  "rates-order-buffer",
-                  "rates-order-clocks"));
+              concat(
+                  List.of(
+                      "source-fabric-rates",
+                      "ecn-roce-only",
+                      LosslessHealthDetector.PORT_PROCESSOR,
+                      LosslessHealthDetector.MTU_PROCESSOR,
+                      LosslessHealthDetector.TRACKER_STORE,
+                      LosslessHealthDetector.WINDOW_STORE,
+                      LosslessHealthDetector.NODE_CLOCK_STORE,
+                      LosslessHealthDetector.MTU_PORTS_STORE,
+                      LosslessHealthDetector.MTU_TRACKER_STORE,
+                      "ecn-mtu-by-cluster-repartition",
+                      "ecn-to-alerts",
+                      "ecn-to-alerts-active",
+                      "ecn-results-only",
+                      "ecn-results-cast",
+                      "ecn-dead-letters-only",
+                      "ecn-dead-letters-cast",
+                      "ecn-sink-dlq",
+                      "ecn-mtu-results-only",
+                      "ecn-mtu-sink-dlq",
+                      "rates-in-node-order",
+                      "rates-order-buffer",
+                      "rates-order-clocks"),
+                  netdevPeerJoinNames("ecn")));
       // only the cluster-wide MTU census is repartitioned; ports are judged in their node's
       assertFalse(described.contains("ecn-by-port"), described);
     }

@@ -567,26 +567,28 @@ class PauseStormDetectorTest extends DetectorStories {
     try (PfcDriver d = driver(info)) {
       assertNamed(
           d.topology,
-          List.of(
-              "source-fabric-rates",
-              "pfc-rates-only",
-              PauseStormDetector.PORT_PROCESSOR,
-              PauseStormDetector.PROPAGATION_PROCESSOR,
-              PauseStormDetector.TRACKER_STORE,
-              PauseStormDetector.PROPAGATION_STORMS_STORE,
-              PauseStormDetector.PROPAGATION_TRACKER_STORE,
-              PauseStormDetector.PROPAGATION_VICTIMS_STORE,
-              PauseStormDetector.HELD_STORMS_STORE,
-              PauseStormDetector.PROPAGATION_PENDING_STORE,
-              PauseStormDetector.PROPAGATION_PROGRESS_STORE,
-              "pfc-storms-by-cluster-repartition",
-              "pfc-to-alerts",
-              "pfc-to-alerts-active",
-              "pfc-results-only",
-              "pfc-results-cast",
-              "pfc-dead-letters-only",
-              "pfc-dead-letters-cast",
-              "pfc-sink-dlq"));
+          concat(
+              List.of(
+                  "source-fabric-rates",
+                  "pfc-rates-only",
+                  PauseStormDetector.PORT_PROCESSOR,
+                  PauseStormDetector.PROPAGATION_PROCESSOR,
+                  PauseStormDetector.TRACKER_STORE,
+                  PauseStormDetector.PROPAGATION_STORMS_STORE,
+                  PauseStormDetector.PROPAGATION_TRACKER_STORE,
+                  PauseStormDetector.PROPAGATION_VICTIMS_STORE,
+                  PauseStormDetector.HELD_STORMS_STORE,
+                  PauseStormDetector.PROPAGATION_PENDING_STORE,
+                  PauseStormDetector.PROPAGATION_PROGRESS_STORE,
+                  "pfc-storms-by-cluster-repartition",
+                  "pfc-to-alerts",
+                  "pfc-to-alerts-active",
+                  "pfc-results-only",
+                  "pfc-results-cast",
+                  "pfc-dead-letters-only",
+                  "pfc-dead-letters-cast",
+                  "pfc-sink-dlq"),
+              netdevPeerJoinNames("pfc")));
     }
   }
 }
