@@ -1,29 +1,36 @@
 package io.fabricpulse.streams.alerts;
 
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
+import io.fabricpulse.streams.deadletters.DecodeOrDeadLetter;
+import io.fabricpulse.streams.deadletters.DecodedValue;
 import io.fabricpulse.streams.order.RatesInNodeOrder;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
 
 /**
  * The input streams of the detectors in one {@link StreamsBuilder}. Kafka Streams allows one source
  * per topic in a topology, so every detector asks this object for its input and all detectors
- * reading e.g. fabric.rates share one source node, named {@code source-<topic>}.
+ * reading e.g. fabric.rates share one source node, named {@code source-<topic>}. Every input is
+ * read as bytes and decoded in a processor ({@link DecodeOrDeadLetter}), so a record that cannot be
+ * decoded becomes one dead letter, committed with its own offset.
  */
 public final class DetectorInputs {
 
@@ -101,24 +108,11 @@ public final class DetectorInputs {
    */
   public KStream<String, SpecificRecord> ratesRecords() {
     if (ratesRecords == null) {
-      Serde<SpecificRecord> values =
-          Serdes.serdeFrom(
-              new NoSerializer<>(), serdes.oneOf(List.of(NodeRates.class, CounterRates.class)));
       ratesRecords =
-          builder.stream(
-              topics.rates().name(),
-              Consumed.with(Serdes.String(), values)
-                  .withName("source-" + topics.rates().name().replace('.', '-')));
+          decoded(
+              topics.rates().name(), serdes.oneOf(List.of(NodeRates.class, CounterRates.class)));
     }
     return ratesRecords;
-  }
-
-  /** The source of fabric.rates only reads. */
-  private static final class NoSerializer<T> implements Serializer<T> {
-    @Override
-    public byte[] serialize(String topic, T data) {
-      throw new UnsupportedOperationException("the fabric.rates source never writes");
-    }
   }
 
   /**
@@ -174,11 +168,37 @@ public final class DetectorInputs {
     }
     return (KStream<String, T>)
         streams.computeIfAbsent(
-            topic.name(),
-            name ->
-                builder.stream(
-                    name,
-                    Consumed.with(Serdes.String(), serdes.value(type))
-                        .withName("source-" + name.replace('.', '-'))));
+            topic.name(), name -> decoded(name, serdes.value(type).deserializer()));
+  }
+
+  /**
+   * The source {@code source-<topic>} of {@code topic}, read as bytes and decoded by {@code
+   * decode-<topic>} ({@link DecodeOrDeadLetter}): the records it cannot decode go to fabric.dlq
+   * through {@code decode-<topic>-refused}, {@code dead-letter-of-<topic>} and the sink {@code
+   * dead-letters-<topic>}; the rest come out of {@code decoded-<topic>}.
+   */
+  private <T> KStream<String, T> decoded(String topic, Deserializer<T> deserializer) {
+    String name = topic.replace('.', '-');
+    String decode = "decode-" + name;
+    KStream<String, DecodedValue<T>> decoded =
+        builder.stream(
+                topic,
+                Consumed.with(Serdes.String(), Serdes.ByteArray()).withName("source-" + name))
+            .processValues(() -> new DecodeOrDeadLetter<>(decode, deserializer), Named.as(decode));
+    Map<String, KStream<String, DecodedValue<T>>> branches =
+        decoded
+            .split(Named.as(decode + "-"))
+            .branch((key, value) -> value.isRefused(), Branched.as("refused"))
+            .defaultBranch(Branched.as("records"));
+    branches
+        .get(decode + "-refused")
+        .mapValues(DecodedValue::deadLetter, Named.as("dead-letter-of-" + name))
+        .to(
+            topics.deadLetters().name(),
+            Produced.with(Serdes.String(), serdes.value(DeadLetter.class))
+                .withName("dead-letters-" + name));
+    return branches
+        .get(decode + "-records")
+        .mapValues(DecodedValue::value, Named.as("decoded-" + name));
   }
 }

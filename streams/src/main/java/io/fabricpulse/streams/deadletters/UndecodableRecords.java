@@ -32,12 +32,14 @@ import org.slf4j.LoggerFactory;
  * last commit, so an outage does not turn good records into dead letters.
  *
  * <p>The dead letter is handed back to Kafka Streams (KIP-1034), which sends it with the task's
- * producer, so under exactly-once it is committed in the same transaction as the input's offset:
- * one dead letter per bad record, even across a crash.
+ * producer, in the transaction open when the record is decoded; that can be ahead of the record's
+ * own offset, which is why the application's sources no longer rely on it (below).
  *
- * <p>The rate stage's sources read raw bytes and decode in {@code rates-compute}, which writes its
- * own dead letters; this handler covers every source that decodes at the source (the detectors'
- * inputs, and any source added later). {@link #install} puts it and its settings into an
+ * <p>No source of the application decodes at the source any more: the rate stage decodes in {@code
+ * rates-compute} and the detector inputs in {@link DecodeOrDeadLetter}, which write their dead
+ * letters while the bad record itself is processed. This handler is the safety net of a source
+ * added later that decodes at the source; it is exposed to a duplicate dead letter when a task
+ * moves (see {@link DecodeOrDeadLetter} for why). {@link #install} puts it and its settings into an
  * application config.
  */
 public final class UndecodableRecords implements DeserializationExceptionHandler {

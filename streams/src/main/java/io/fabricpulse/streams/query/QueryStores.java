@@ -5,7 +5,6 @@ import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -17,7 +16,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <pre>
  * source-fabric-rates -> query-latest-rates-update [query-latest-rates]
- * source-fabric-alerts-active (table) [query-active-alerts]
+ * source-fabric-alerts-active -> decode-fabric-alerts-active -> ... -> query-active-alerts-table
+ *   [query-active-alerts]
  * </pre>
  */
 public final class QueryStores {
@@ -42,12 +42,9 @@ public final class QueryStores {
     inputs
         .ratesRecords()
         .process(LatestRatesProcessor::new, Named.as(LATEST_RATES_PROCESSOR), LATEST_RATES_STORE);
-    inputs
-        .builder()
-        .table(
-            inputs.topics().alertsActive().name(),
-            Consumed.with(Serdes.String(), inputs.serdes().alert())
-                .withName("source-" + inputs.topics().alertsActive().name().replace('.', '-')),
+    inputs.stream(inputs.topics().alertsActive(), Alert.class)
+        .toTable(
+            Named.as("query-active-alerts-table"),
             Materialized.<String, Alert, KeyValueStore<Bytes, byte[]>>as(ACTIVE_ALERTS_STORE)
                 .withKeySerde(Serdes.String())
                 .withValueSerde(inputs.serdes().alert()));
