@@ -24,6 +24,14 @@ public final class DemoFaults {
   /** The shortest window: the SM failover needs its 40 s handoff [OSM-base] inside it. */
   public static final Duration MIN_WINDOW = Duration.ofSeconds(60);
 
+  /**
+   * The shortest LINK_DOWN drop, also in compressed windows: the link-down rule pages a port only
+   * after it stayed down for its {@code down_for} (4 min in alert-rules/link.yaml, after gpud and
+   * NVSentinel [GPUD-drop][NVS-047]), so a drop compressed below it is never paged and a short demo
+   * could not be exact. 30 s of margin over those 4 min; a drop may then outlast a short window.
+   */
+  public static final Duration SHORTEST_LINK_DOWN = Duration.ofSeconds(270);
+
   private DemoFaults() {}
 
   /**
@@ -116,7 +124,8 @@ public final class DemoFaults {
    * Schedules LINK_FLAP, LINK_DEGRADED, SYMBOL_ERROR_BURST, LINK_DOWN, COUNTER_CLEAR and
    * NODE_REBOOT inside [from, from + window). Windows of 10 minutes or more get the real-world
    * timings (flaps of 26 s down / 34 s up [GPUD-flap], a 5-minute drop [GPUD-drop]); shorter
-   * windows get the same shapes compressed (3 s down / 5 s up, a drop of 40% of the window).
+   * windows get the same shapes compressed (3 s down / 5 s up), and a drop of 40% of the window but
+   * never shorter than {@link #SHORTEST_LINK_DOWN}.
    */
   public static List<InjectedFault> schedulePortFaults(
       FabricSimulator sim, Instant from, Duration window) {
@@ -138,7 +147,7 @@ public final class DemoFaults {
     scheduled.add(
         sim.symbolErrorBurst(
             node(nodes, 2), device(devices, 2), at(from, window, 0.20), part(window, 0.2), 50));
-    Duration drop = realistic ? Duration.ofMinutes(5) : part(window, 0.4);
+    Duration drop = realistic ? Duration.ofMinutes(5) : max(part(window, 0.4), SHORTEST_LINK_DOWN);
     scheduled.add(sim.linkDown(node(nodes, 3), device(devices, 3), at(from, window, 0.25), drop));
     scheduled.add(sim.counterClear(node(nodes, 4), device(devices, 4), at(from, window, 0.50)));
     scheduled.add(sim.nodeReboot(node(nodes, 5), at(from, window, 0.60)));

@@ -331,7 +331,13 @@ class FabricSimulatorTest {
     assertEquals(Optional.empty(), sim.faults().get(4).expectedAlert());
     assertEquals(Optional.empty(), sim.faults().get(5).expectedAlert());
     for (InjectedFault f : sim.faults()) {
-      assertTrue(f.start().isAfter(T0) && f.end().isBefore(T0.plusSeconds(61)), f.toString());
+      assertTrue(f.start().isAfter(T0) && f.start().isBefore(T0.plusSeconds(61)), f.toString());
+      if (f.kind() == FaultKind.LINK_DOWN) {
+        // long enough for the link-down rule's down_for, even in a one-minute window
+        assertEquals(DemoFaults.SHORTEST_LINK_DOWN, Duration.between(f.start(), f.end()));
+      } else {
+        assertTrue(f.end().isBefore(T0.plusSeconds(61)), f.toString());
+      }
     }
     InjectedFault flap = sim.faults().get(0);
     assertEquals("gpu001", flap.node());
