@@ -73,7 +73,6 @@ import org.junit.jupiter.api.io.TempDir;
  * is written from. Figures go to the test's output for RELIABILITY.md.
  */
 @Tag("chaos")
-@Tag("not-yet-deterministic") // one run in four dead-lettered a bad record twice (RELIABILITY.md)
 class FaultsUnderLoadIT {
   private static final Duration FAULT_WINDOW = Duration.ofMinutes(12);
   private static final Duration RUN = FAULT_WINDOW.plusMinutes(3);
