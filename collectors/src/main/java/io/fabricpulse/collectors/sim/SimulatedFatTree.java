@@ -115,6 +115,47 @@ public final class SimulatedFatTree {
     }
   }
 
+  /** What can go wrong on a leaf-spine cable. */
+  public enum IslFaultKind {
+    /** The ISL goes down for {@link FabricSimulator#FLAP_DOWN} and up for FLAP_UP, again. */
+    ISL_FLAP,
+    /** A dirty cable: the spine port's SymbolErrorCounter rises every second. */
+    ISL_SYMBOL_ERRORS,
+    /** The ISL trains at 2X of its 4X. */
+    ISL_NARROW_WIDTH
+  }
+
+  /** One scripted ISL fault between leaf {@code leaf} and spine {@code spine} (1-based). */
+  public record IslFault(
+      IslFaultKind kind, int leaf, int spine, java.time.Instant start, Duration duration) {
+    boolean activeAt(java.time.Instant t) {
+      return !t.isBefore(start) && t.isBefore(start.plus(duration));
+    }
+
+    /** Flaps begun by {@code t} (each a LinkDowned on both ends). */
+    long flapsBy(java.time.Instant t) {
+      if (t.isBefore(start)) {
+        return 0;
+      }
+      java.time.Instant until = t.isBefore(start.plus(duration)) ? t : start.plus(duration);
+      long cycle = FabricSimulator.FLAP_DOWN.plus(FabricSimulator.FLAP_UP).toMillis();
+      return Duration.between(start, until).toMillis() / cycle + 1;
+    }
+
+    boolean downAt(java.time.Instant t) {
+      if (!activeAt(t)) {
+        return false;
+      }
+      long cycle = FabricSimulator.FLAP_DOWN.plus(FabricSimulator.FLAP_UP).toMillis();
+      return Duration.between(start, t).toMillis() % cycle < FabricSimulator.FLAP_DOWN.toMillis();
+    }
+  }
+
+  /** Symbol errors per second on a dirty ISL. */
+  public static final long ISL_SYMBOL_ERRORS_PER_SECOND = 40;
+
+  private final List<IslFault> faults = new ArrayList<>();
+  private final Map<IslFault, Long> applied = new HashMap<>();
   private final FabricSimulator simulator;
   private final List<Switch> leaves = new ArrayList<>();
   private final List<Switch> spines = new ArrayList<>();
@@ -173,6 +214,22 @@ public final class SimulatedFatTree {
         new SwitchCounterSweep(this::perfquery));
   }
 
+  /** Scripts a fault on the cable between leaf {@code leaf} and spine {@code spine}. */
+  public synchronized IslFault islFault(
+      IslFaultKind kind, int leaf, int spine, java.time.Instant start, Duration duration) {
+    if (leaf < 1 || leaf > LEAVES || spine < 1 || spine > SPINES) {
+      throw new IllegalArgumentException("no ISL leaf" + leaf + "-spine" + spine);
+    }
+    IslFault fault = new IslFault(kind, leaf, spine, start, duration);
+    faults.add(fault);
+    return fault;
+  }
+
+  /** The ISL faults scripted so far. */
+  public synchronized List<IslFault> islFaults() {
+    return List.copyOf(faults);
+  }
+
   /** Links in the fabric: one per host HCA port and one per leaf-spine pair. */
   public int cables() {
     return hostPorts.size() + LEAVES * SPINES;
@@ -193,9 +250,11 @@ public final class SimulatedFatTree {
             remote(out, port.hcaGuid, port.hcaLid, 1, port.hcaDescription);
           }
         } else {
-          Link link = new Link(4, IbSpeed.NDR);
+          Link link = islLink(sw, port);
           line(out, sw.guid, sw.description, sw.lid, port.number, link);
-          remote(out, port.peer.guid, port.peer.lid, port.peerPort, port.peer.description);
+          if (link != null) {
+            remote(out, port.peer.guid, port.peer.lid, port.peerPort, port.peer.description);
+          }
         }
       }
     }
@@ -261,6 +320,7 @@ public final class SimulatedFatTree {
   private void advanceCounters() {
     synchronized (simulator) {
       advanceCountersLocked();
+      advanceFaults();
     }
   }
 
@@ -294,6 +354,65 @@ public final class SimulatedFatTree {
               up.add(uplink, delta / SPINES);
               down.add(name, delta / SPINES);
             });
+      }
+    }
+  }
+
+  /** The faults of the cable on {@code port} of {@code sw}, an ISL port. */
+  private List<IslFault> faultsOn(Switch sw, Port port) {
+    Switch leaf = leaves.contains(sw) ? sw : port.peer;
+    Switch spine = leaves.contains(sw) ? port.peer : sw;
+    int l = leaves.indexOf(leaf) + 1;
+    int s = spines.indexOf(spine) + 1;
+    return faults.stream().filter(f -> f.leaf() == l && f.spine() == s).toList();
+  }
+
+  private Link islLink(Switch sw, Port port) {
+    java.time.Instant now = simulator.now();
+    int width = 4;
+    for (IslFault f : faultsOn(sw, port)) {
+      if (f.kind() == IslFaultKind.ISL_FLAP && f.downAt(now)) {
+        return null;
+      }
+      if (f.kind() == IslFaultKind.ISL_NARROW_WIDTH && f.activeAt(now)) {
+        width = 2;
+      }
+    }
+    return new Link(width, IbSpeed.NDR);
+  }
+
+  /** Flaps add LinkDowned on both ends; a dirty cable adds symbol errors at the spine. */
+  private void advanceFaults() {
+    java.time.Instant now = simulator.now();
+    for (IslFault f : faults) {
+      Port up =
+          leaves.get(f.leaf() - 1).ports.values().stream()
+              .filter(p -> p.peer == spines.get(f.spine() - 1))
+              .findFirst()
+              .orElseThrow();
+      Port down = spines.get(f.spine() - 1).ports.get(up.peerPort);
+      long total =
+          switch (f.kind()) {
+            case ISL_FLAP -> f.flapsBy(now);
+            case ISL_SYMBOL_ERRORS -> {
+              java.time.Instant until =
+                  now.isBefore(f.start().plus(f.duration())) ? now : f.start().plus(f.duration());
+              yield now.isBefore(f.start())
+                  ? 0
+                  : Duration.between(f.start(), until).toSeconds() * ISL_SYMBOL_ERRORS_PER_SECOND;
+            }
+            case ISL_NARROW_WIDTH -> 0;
+          };
+      long delta = total - applied.getOrDefault(f, 0L);
+      if (delta <= 0) {
+        continue;
+      }
+      applied.put(f, total);
+      if (f.kind() == IslFaultKind.ISL_FLAP) {
+        up.add("LinkDownedCounter", delta);
+        down.add("LinkDownedCounter", delta);
+      } else {
+        down.add("SymbolErrorCounter", delta);
       }
     }
   }

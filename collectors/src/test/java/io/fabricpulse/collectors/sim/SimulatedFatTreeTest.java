@@ -108,4 +108,67 @@ class SimulatedFatTreeTest {
         .findFirst()
         .orElseThrow();
   }
+
+  @Test
+  void islFaultsShowOnBothEndsOfTheCable() throws Exception {
+    tree.islFault(
+        SimulatedFatTree.IslFaultKind.ISL_FLAP, 1, 1, T0.plusSeconds(5), Duration.ofMinutes(5));
+    tree.islFault(
+        SimulatedFatTree.IslFaultKind.ISL_SYMBOL_ERRORS,
+        2,
+        3,
+        T0.plusSeconds(5),
+        Duration.ofMinutes(5));
+    tree.islFault(
+        SimulatedFatTree.IslFaultKind.ISL_NARROW_WIDTH,
+        3,
+        4,
+        T0.plusSeconds(5),
+        Duration.ofMinutes(5));
+    simulator.advanceTo(T0.plusSeconds(15));
+
+    ParseResult<PortLink> ports = new IblinkinfoParser().parse("iblinkinfo -l", tree.iblinkinfo());
+
+    assertEquals(List.of(), ports.malformed());
+    List<PortLink> leaf01Uplink =
+        ports.records().stream()
+            .filter(l -> l.local().nodeDescription().equals("leaf01") && l.local().port() == 17)
+            .toList();
+    assertNull(leaf01Uplink.get(0).remote(), "leaf01-spine01 is in a flap's down phase");
+    PortLink narrow =
+        ports.records().stream()
+            .filter(l -> l.local().nodeDescription().equals("leaf03") && l.local().port() == 20)
+            .findFirst()
+            .orElseThrow();
+    assertEquals("spine04", narrow.remote().nodeDescription());
+    assertEquals(2, narrow.width());
+    ParseResult<PortCounters> spine03 =
+        new PerfqueryParser()
+            .parse(
+                SampleContext.of(FABRIC01, T0),
+                "perfquery -x",
+                tree.perfquery(11, List.of(2), true),
+                "0x0003000000000003");
+    assertEquals(
+        10 * SimulatedFatTree.ISL_SYMBOL_ERRORS_PER_SECOND,
+        spine03.records().get(0).getCounters().stream()
+            .filter(c -> c.getName().equals("SymbolErrorCounter"))
+            .mapToLong(Counter::getValue)
+            .findFirst()
+            .orElseThrow());
+    ParseResult<PortCounters> leaf01 =
+        new PerfqueryParser()
+            .parse(
+                SampleContext.of(FABRIC01, T0),
+                "perfquery -x",
+                tree.perfquery(1, List.of(17), true),
+                "0x0002000000000001");
+    assertEquals(
+        1L,
+        leaf01.records().get(0).getCounters().stream()
+            .filter(c -> c.getName().equals("LinkDownedCounter"))
+            .mapToLong(Counter::getValue)
+            .findFirst()
+            .orElseThrow());
+  }
 }
