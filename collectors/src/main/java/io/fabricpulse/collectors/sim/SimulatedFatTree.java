@@ -253,7 +253,10 @@ public final class SimulatedFatTree {
           Link link = islLink(sw, port);
           line(out, sw.guid, sw.description, sw.lid, port.number, link);
           if (link != null) {
-            remote(out, port.peer.guid, port.peer.lid, port.peerPort, port.peer.description);
+            // both ends run 4X: iblinkinfo says what a narrowed ISL could be
+            String verdict = link.width() < 4 ? "Could be 4X" : " ";
+            remote(
+                out, port.peer.guid, port.peer.lid, port.peerPort, port.peer.description, verdict);
           }
         }
       }
@@ -450,7 +453,14 @@ public final class SimulatedFatTree {
   }
 
   private static void remote(StringBuilder out, long guid, int lid, int port, String description) {
-    out.append(String.format("  0x%016x %6d %4d[  ] \"%s\" ( )\n", guid, lid, port, description));
+    remote(out, guid, lid, port, description, " ");
+  }
+
+  private static void remote(
+      StringBuilder out, long guid, int lid, int port, String description, String verdict) {
+    out.append(
+        String.format(
+            "  0x%016x %6d %4d[  ] \"%s\" (%s)\n", guid, lid, port, description, verdict));
   }
 
   private static void field(StringBuilder out, String name, String value) {

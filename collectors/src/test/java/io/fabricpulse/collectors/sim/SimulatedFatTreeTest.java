@@ -142,6 +142,7 @@ class SimulatedFatTreeTest {
             .orElseThrow();
     assertEquals("spine04", narrow.remote().nodeDescription());
     assertEquals(2, narrow.width());
+    assertEquals(4, narrow.possibleWidth(), "iblinkinfo: Could be 4X");
     ParseResult<PortCounters> spine03 =
         new PerfqueryParser()
             .parse(
