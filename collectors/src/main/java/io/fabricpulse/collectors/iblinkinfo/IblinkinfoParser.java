@@ -7,6 +7,10 @@ import io.fabricpulse.collectors.fabric.LinkEnd;
 import io.fabricpulse.collectors.fabric.LinkWidth;
 import io.fabricpulse.collectors.fabric.NodeType;
 import io.fabricpulse.collectors.fabric.PortLink;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -50,6 +54,7 @@ public final class IblinkinfoParser {
 
   public ParseResult<PortLink> parse(String source, String text) {
     ParseResult<PortLink> result = new ParseResult<>();
+    List<PortLink> links = new ArrayList<>();
     Header header = null;
     String[] lines = Lines.of(text);
     for (int i = 0; i < lines.length; i++) {
@@ -103,9 +108,67 @@ public final class IblinkinfoParser {
             "remote end is not 'LID PORT[..] \"desc\" (...)': " + Lines.abbreviate(line));
         continue;
       }
-      result.add(link);
+      links.add(link);
     }
+    inferNodeTypes(links).forEach(result::add);
     return result;
+  }
+
+  /**
+   * The {@code -l} layout prints no node type. A GUID on two or more port lines is a switch (a
+   * switch prints every port under its node GUID); a GUID on one port line cabled to a switch is a
+   * CA. Ends whose type the layout printed, or that neither rule settles, keep what they had.
+   */
+  private static List<PortLink> inferNodeTypes(List<PortLink> links) {
+    Map<String, Integer> portsByGuid = new HashMap<>();
+    for (PortLink link : links) {
+      if (link.local().type() == null && link.local().guid() != null) {
+        portsByGuid.merge(link.local().guid(), 1, Integer::sum);
+      }
+    }
+    if (portsByGuid.isEmpty()) {
+      return links;
+    }
+    Map<String, NodeType> types = new HashMap<>();
+    portsByGuid.forEach(
+        (guid, ports) -> {
+          if (ports >= 2) {
+            types.put(guid, NodeType.SWITCH);
+          }
+        });
+    for (PortLink link : links) {
+      String guid = link.local().guid();
+      if (guid != null
+          && portsByGuid.getOrDefault(guid, 0) == 1
+          && link.remote() != null
+          && link.remote().guid() != null
+          && types.get(link.remote().guid()) == NodeType.SWITCH) {
+        types.put(guid, NodeType.CA);
+      }
+    }
+    List<PortLink> typed = new ArrayList<>(links.size());
+    for (PortLink link : links) {
+      typed.add(
+          new PortLink(
+              typed(link.local(), types),
+              link.remote() == null ? null : typed(link.remote(), types),
+              link.width(),
+              link.speed(),
+              link.state(),
+              link.physicalState(),
+              link.possibleWidth(),
+              link.possibleSpeed(),
+              link.line()));
+    }
+    return typed;
+  }
+
+  private static LinkEnd typed(LinkEnd end, Map<String, NodeType> types) {
+    NodeType type = end.guid() == null ? null : types.get(end.guid());
+    if (end.type() != null || type == null) {
+      return end;
+    }
+    return new LinkEnd(type, end.guid(), end.nodeDescription(), end.lid(), end.port());
   }
 
   private static PortLink link(

@@ -632,6 +632,11 @@ public final class FabricSimulator {
     return subnetManager;
   }
 
+  /** The compute HCA ports of a node, mlx5_0 first: what the simulated fat tree cables. */
+  synchronized List<SimulatedPort> hcaPorts(String node) {
+    return List.copyOf(node(node).ports.subList(0, config.hcasPerNode()));
+  }
+
   private SimulatedNode node(String name) {
     SimulatedNode node = nodes.get(name);
     if (node == null) {

@@ -68,13 +68,33 @@ class IblinkinfoParserTest {
     assertEquals(List.of(), result.malformed());
     assertEquals(27, result.records().size());
     PortLink fromSpine = result.records().get(10);
-    assertEquals(new LinkEnd(null, "0x0000000000200002", "spine01", 4, 2), fromSpine.local());
-    assertEquals(new LinkEnd(null, "0x0000000000200000", "leaf01", 1, 8), fromSpine.remote());
+    assertEquals(
+        new LinkEnd(NodeType.SWITCH, "0x0000000000200002", "spine01", 4, 2), fromSpine.local());
+    assertEquals(
+        new LinkEnd(NodeType.SWITCH, "0x0000000000200000", "leaf01", 1, 8), fromSpine.remote());
     assertEquals(1, fromSpine.width());
     assertEquals(
         "gpu003 mlx5_0",
         result.records().get(0).local().nodeDescription(),
         "the right-aligned description is trimmed");
+  }
+
+  @Test
+  void theOneLineLayoutTypesMultiPortGuidsAsSwitchesAndTheirSinglePortPeersAsCas() {
+    ParseResult<PortLink> result = parser.parse(ONE_LINE, read(ONE_LINE));
+
+    PortLink hca = result.records().get(0);
+    assertEquals(
+        new LinkEnd(NodeType.CA, "0x0000000000100005", "gpu003 mlx5_0", 6, 1), hca.local());
+    assertEquals(new LinkEnd(NodeType.SWITCH, "0x0000000000200001", "leaf02", 3, 1), hca.remote());
+    assertEquals(
+        3,
+        result.records().stream().filter(l -> l.local().type() == NodeType.CA).count(),
+        "gpu001, gpu002, gpu003");
+    assertEquals(
+        24,
+        result.records().stream().filter(l -> l.local().type() == NodeType.SWITCH).count(),
+        "3 switches x 8 ports");
   }
 
   @Test
