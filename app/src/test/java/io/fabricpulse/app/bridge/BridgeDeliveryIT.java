@@ -27,6 +27,8 @@ import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.serde.AvroSerializer;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -290,6 +292,116 @@ class BridgeDeliveryIT {
       assertTrue(server.accepted().stream().noneMatch(r -> r.at().isBefore(upAt)));
       assertWithinBudget(server.requests());
     }
+  }
+
+  /**
+   * A webhook down for minutes in every way it goes down: connection refused (nothing listens),
+   * then HTTP 503, the bridge restarted in the middle, then the robot's throttling answer (45009,
+   * its minute already used by others). Nothing is committed before delivery, so every alert
+   * arrives once after the restart, and nothing is sent while the robot is locked.
+   */
+  @Test
+  void anOutageRefusedThen5xxThenThrottledAcrossARestartDeliversEachAlertOnce() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = free.getLocalPort();
+    }
+    String url = "http://127.0.0.1:" + port + FakeWeComServer.PATH;
+    List<Alert> alerts = storms("it-long-outage", "lo", 40);
+    long wallStart = System.nanoTime();
+    Instant start = clock.instant();
+    AlertBridge first = bridgeAt("it-long-outage", "long-outage", url, "KEY-long-outage");
+    long refusedFailures;
+    FakeWeComServer server = null;
+    try {
+      publish(alerts);
+      Instant refusedUntil = start.plusSeconds(60);
+      runUntil(first, () -> !clock.instant().isBefore(refusedUntil));
+      refusedFailures = first.dispatchers().get(0).metrics().failures.get();
+      assertTrue(refusedFailures > 0, "no failed send while nothing listened");
+      server = new FakeWeComServer(clock, "KEY-long-outage", port);
+      server.down(true);
+      Instant restartAt = clock.instant().plusSeconds(60);
+      runUntil(first, () -> !clock.instant().isBefore(restartAt));
+    } finally {
+      first.close(); // nothing delivered, so nothing committed
+    }
+    try (FakeWeComServer robot = server) {
+      assertTrue(robot.accepted().isEmpty());
+      AlertBridge second = bridgeAt("it-long-outage", "long-outage", url, "KEY-long-outage");
+      Instant upAt;
+      try {
+        Instant throttleAt = clock.instant().plusSeconds(60);
+        runUntil(second, () -> !clock.instant().isBefore(throttleAt));
+        assertTrue(robot.accepted().isEmpty());
+        // the fake records no request it answers 503: the bridge's failures count them
+        long answered503 = second.dispatchers().get(0).metrics().failures.get();
+        assertTrue(answered503 > 0, "no send answered 503");
+        robot.down(false);
+        robot.othersSent(20); // the group's minute is used up: the next send is answered 45009
+        upAt = clock.instant();
+        runUntil(second, () -> deliveries(robot, alerts).values().stream().allMatch(n -> n >= 1));
+        Instant recoveredAt = clock.instant();
+        // a few more rounds: anything sent twice would show now
+        Instant until = clock.instant().plusSeconds(120);
+        runUntil(second, () -> !clock.instant().isBefore(until));
+        Map<String, Long> times = deliveries(robot, alerts);
+        long delivered = times.values().stream().filter(n -> n >= 1).count();
+        long duplicated = times.values().stream().filter(n -> n > 1).count();
+        long throttled = robot.requests().stream().filter(r -> r.errcode() == 45009).count();
+        System.out.printf(
+            "webhook outage: %d alerts produced, %d delivered, %d lost, %d duplicated;"
+                + " %d sends refused, %d answered 503, %d answered 45009, %d during the lockout;"
+                + " %d messages; recovered %d s (robot time) after the robot came up;"
+                + " %.1f s wall%n",
+            alerts.size(),
+            delivered,
+            alerts.size() - delivered,
+            duplicated,
+            refusedFailures,
+            answered503,
+            throttled,
+            robot.duringLockout().size(),
+            robot.accepted().size(),
+            Duration.between(upAt, recoveredAt).toSeconds(),
+            (System.nanoTime() - wallStart) / 1e9);
+        times.forEach((id, n) -> assertEquals(1L, n, id));
+        assertTrue(throttled >= 1, "the robot never answered 45009");
+        assertTrue(robot.duringLockout().isEmpty(), robot.duringLockout() + " sent while locked");
+        assertEquals(0, second.dispatchers().get(0).metrics().undelivered.get());
+        assertTrue(robot.accepted().stream().noneMatch(r -> r.at().isBefore(upAt)));
+        assertWithinBudget(robot.requests());
+      } finally {
+        second.close();
+      }
+    }
+  }
+
+  /** A bridge with one WeCom robot at {@code url} taking the alerts of cluster {@code group}. */
+  private AlertBridge bridgeAt(String group, String name, String url, String key) {
+    BridgeConfig config =
+        new BridgeConfig(
+            Language.EN, BridgeConfig.DEFAULT_ZONE, null, Duration.ofHours(1), Map.of(), List.of());
+    RobotConfig r = robot(name, url, group);
+    RobotDispatcher dispatcher =
+        Bridges.dispatcher(
+            config,
+            r,
+            Bridges.robot(r, new Bridges.Secrets(key, null), clock, new WebhookClient()),
+            clock);
+    Map<String, Object> client = new HashMap<>(SERDE);
+    client.put("bootstrap.servers", broker.bootstrapServers());
+    AlertBridge bridge =
+        Bridges.kafka(
+            RobotType.WECOM,
+            List.of(dispatcher),
+            client,
+            group,
+            FabricTopics.ALERTS,
+            FabricTopics.DEAD_LETTERS,
+            clock);
+    bridge.start();
+    return bridge;
   }
 
   @Test

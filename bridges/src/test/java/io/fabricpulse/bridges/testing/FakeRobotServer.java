@@ -45,10 +45,16 @@ public abstract class FakeRobotServer implements AutoCloseable {
 
   protected FakeRobotServer(String path, Clock clock, int perMinute, Duration lockout)
       throws IOException {
+    this(path, clock, perMinute, lockout, 0);
+  }
+
+  /** On {@code port} (0: any free one), for a robot whose URL was configured before it listened. */
+  protected FakeRobotServer(String path, Clock clock, int perMinute, Duration lockout, int port)
+      throws IOException {
     this.clock = clock;
     this.perMinute = perMinute;
     this.lockout = lockout;
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     server.createContext(path, this::handle);
     server.start();
   }

@@ -18,7 +18,11 @@ public final class FakeWeComServer extends FakeRobotServer {
   private final String key;
 
   public FakeWeComServer(Clock clock, String key) throws IOException {
-    super(PATH, clock, 20, Duration.ofMinutes(1));
+    this(clock, key, 0);
+  }
+
+  public FakeWeComServer(Clock clock, String key, int port) throws IOException {
+    super(PATH, clock, 20, Duration.ofMinutes(1), port);
     this.key = key;
   }
 
