@@ -37,12 +37,6 @@ public final class DecodeOrDeadLetter<T>
 
   private static final Logger LOG = LoggerFactory.getLogger(DecodeOrDeadLetter.class);
 
-  /** Warnings logged with each record's coordinates before they are only counted. */
-  static final int LOGGED_IN_FULL = 10;
-
-  /** After {@link #LOGGED_IN_FULL}, one warning per this many dead letters. */
-  static final int LOG_EVERY = 1000;
-
   private final String name;
   private final Deserializer<T> deserializer;
   private FixedKeyProcessorContext<String, DecodedValue<T>> context;
@@ -85,7 +79,7 @@ public final class DecodeOrDeadLetter<T>
       }
       DeadLetter letter = letterFor(record, source, e);
       long count = ++refused;
-      if (count <= LOGGED_IN_FULL || count % LOG_EVERY == 0) {
+      if (count <= UndecodableRecords.LOGGED_IN_FULL || count % UndecodableRecords.LOG_EVERY == 0) {
         LOG.warn(
             "dead letter #{} (undecodable): {} at {}: {}",
             count,
@@ -106,10 +100,6 @@ public final class DecodeOrDeadLetter<T>
   /** The dead letter of {@code record}: its coordinates, the reason and its bytes as received. */
   private DeadLetter letterFor(
       FixedKeyRecord<String, byte[]> record, Optional<RecordMetadata> source, Exception e) {
-    String message = String.valueOf(e.getMessage());
-    if (message.length() > UndecodableRecords.MAX_MESSAGE) {
-      message = message.substring(0, UndecodableRecords.MAX_MESSAGE) + "...";
-    }
     return DeadLetter.newBuilder()
         .setTime(Instant.ofEpochMilli(Math.max(0, record.timestamp())))
         .setTopic(source.map(RecordMetadata::topic).orElse(null))
@@ -117,7 +107,7 @@ public final class DecodeOrDeadLetter<T>
         .setOffset(source.map(RecordMetadata::offset).orElse(null))
         .setProcessor(name)
         .setReason("cannot decode the record's value")
-        .setException(e.getClass().getName() + ": " + message)
+        .setException(UndecodableRecords.exceptionLine(e))
         .setKey(
             record.key() == null
                 ? null

@@ -154,13 +154,18 @@ public final class UndecodableRecords implements DeserializationExceptionHandler
     return false;
   }
 
-  /** The dead letter of {@code record}: its coordinates, the reason and its bytes as received. */
-  static DeadLetter letterFor(
-      ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
+  /** A dead letter's exception: the class, then the message cut at {@link #MAX_MESSAGE}. */
+  static String exceptionLine(Exception exception) {
     String message = String.valueOf(exception.getMessage());
     if (message.length() > MAX_MESSAGE) {
       message = message.substring(0, MAX_MESSAGE) + "...";
     }
+    return exception.getClass().getName() + ": " + message;
+  }
+
+  /** The dead letter of {@code record}: its coordinates, the reason and its bytes as received. */
+  static DeadLetter letterFor(
+      ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
     return DeadLetter.newBuilder()
         .setTime(Instant.ofEpochMilli(Math.max(0, record.timestamp())))
         .setTopic(record.topic())
@@ -168,7 +173,7 @@ public final class UndecodableRecords implements DeserializationExceptionHandler
         .setOffset(record.offset())
         .setProcessor(context.processorNodeId())
         .setReason("cannot deserialize the record at its source")
-        .setException(exception.getClass().getName() + ": " + message)
+        .setException(exceptionLine(exception))
         .setKey(record.key() == null ? null : ByteBuffer.wrap(record.key()))
         .setValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
         .build();
