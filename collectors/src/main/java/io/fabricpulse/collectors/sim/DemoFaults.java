@@ -41,7 +41,7 @@ public final class DemoFaults {
    * on the first ethtool netdev), PFC_MISCONFIG (prio 0), ECN_MISCONFIG, LOSSLESS_DROP,
    * MTU_MISMATCH (1500) on nodes 10-13, SM_FAILOVER (sm01), GPU_ECC_GROWTH, GPU_ECC_UNCORRECTABLE,
    * GPU_ROW_REMAP_PENDING, GPU_HOT (92 C) on GPUs 0-3, NCCL_GDR_FALLBACK and NCCL_SOCKET_FALLBACK
-   * (2-node jobs).
+   * (2-node jobs); on an InfiniBand fleet then the three faults of {@link #scheduleIslFaults}.
    *
    * <p>Placement: with {@link #MIN_NODES} nodes every node shows alerts of one kind only, except
    * that the four GPU faults share one node (one GPU each, alerts carry the GPU) and the two NCCL
@@ -109,7 +109,24 @@ public final class DemoFaults {
     scheduled.add(
         sim.ncclSocketFallback("job-socket-fallback", socketJobNodes, at(from, window, 0.35)));
     sim.ncclJob("job-healthy", List.of(nodes.get(9), nodes.get(10)), at(from, window, 0.05));
+    sim.fatTree().ifPresent(tree -> scheduled.addAll(scheduleIslFaults(tree, from, window)));
     return scheduled;
+  }
+
+  /**
+   * ISL_FLAP on leaf02-spine01 (3 drops, timed like {@link #schedulePortFaults}' host flap),
+   * ISL_SYMBOL_ERRORS on leaf03-spine02 and ISL_NARROW_WIDTH on leaf04-spine03, inside [from, from
+   * + window).
+   */
+  public static List<InjectedFault> scheduleIslFaults(
+      SimulatedFatTree tree, Instant from, Duration window) {
+    boolean realistic = window.compareTo(Duration.ofMinutes(10)) >= 0;
+    Duration down = realistic ? FabricSimulator.FLAP_DOWN : Duration.ofSeconds(3);
+    Duration up = realistic ? FabricSimulator.FLAP_UP : Duration.ofSeconds(5);
+    return List.of(
+        tree.islFlap(2, 1, at(from, window, 0.15), 3, down, up),
+        tree.islFault(FaultKind.ISL_SYMBOL_ERRORS, 3, 2, at(from, window, 0.25), part(window, 0.2)),
+        tree.islFault(FaultKind.ISL_NARROW_WIDTH, 4, 3, at(from, window, 0.35), part(window, 0.3)));
   }
 
   private static String firstNetdev(FabricSimulator sim, String node) {

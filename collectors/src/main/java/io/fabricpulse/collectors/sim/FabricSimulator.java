@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
 
@@ -68,6 +69,7 @@ public final class FabricSimulator {
   private final Map<String, SimulatedNcclJob.NodeLog> ncclLogs = new LinkedHashMap<>();
   private final List<SimulatedNcclJob> jobs = new ArrayList<>();
   private final SimulatedSubnetManager subnetManager;
+  private final SimulatedFatTree fatTree;
   private final List<Script> scripts = new ArrayList<>();
   private Instant now;
 
@@ -147,6 +149,15 @@ public final class FabricSimulator {
       ncclLogs.put(name, new SimulatedNcclJob.NodeLog(this));
     }
     subnetManager = new SimulatedSubnetManager(config.seed(), now, this);
+    fatTree = roce ? null : new SimulatedFatTree(this);
+  }
+
+  /**
+   * The InfiniBand fabric's switches under the nodes, which {@link SimulatedFatTree#FABRIC_HOST}'s
+   * fabric role sweeps; empty on a RoCE fleet (its Ethernet switches speak no MADs).
+   */
+  public Optional<SimulatedFatTree> fatTree() {
+    return Optional.ofNullable(fatTree);
   }
 
   public SimulatorConfig config() {
@@ -195,9 +206,12 @@ public final class FabricSimulator {
     return node(node).tree;
   }
 
-  /** Cluster, host and current boot id (a new one after every NODE_REBOOT); also SM hosts. */
+  /**
+   * Cluster, host and current boot id (a new one after every NODE_REBOOT); also of the SM hosts and
+   * the fabric role host.
+   */
   public synchronized NodeIdentity identity(String node) {
-    if (SimulatedSubnetManager.HOSTS.contains(node)) {
+    if (SimulatedSubnetManager.HOSTS.contains(node) || node.equals(SimulatedFatTree.FABRIC_HOST)) {
       String bootId =
           UUID.nameUUIDFromBytes(
                   (config.seed() + "/" + node + "/boot/0").getBytes(StandardCharsets.UTF_8))
@@ -232,9 +246,11 @@ public final class FabricSimulator {
     return now;
   }
 
-  /** Every fault scripted so far, in the order scripted. */
+  /** Every fault scripted so far: the hosts' in the order scripted, then the fat tree's. */
   public synchronized List<InjectedFault> faults() {
-    return scripts.stream().map(Script::fault).toList();
+    List<InjectedFault> all = new ArrayList<>(scripts.stream().map(Script::fault).toList());
+    fatTree().ifPresent(tree -> all.addAll(tree.injectedFaults()));
+    return all;
   }
 
   /** Moves simulated time forward one second at a time up to {@code time} (floor to seconds). */

@@ -1,6 +1,7 @@
 package io.fabricpulse.collectors.sim;
 
 import io.fabricpulse.avro.AlertKind;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -44,7 +45,20 @@ public enum FaultKind {
   /** One netdev at MTU 1500 while the fabric runs 9000 (sysfs class/net/NETDEV/mtu, netdev_mtu). */
   MTU_MISMATCH(Source.PORT, AlertKind.MTU_MISMATCH),
   /** A GPU running hot (temperature.gpu around 92 C). */
-  GPU_HOT(Source.GPU, AlertKind.GPU_HOT);
+  GPU_HOT(Source.GPU, AlertKind.GPU_HOT),
+  /**
+   * A leaf-spine cable goes down and up again and again: LinkDownedCounter rises at both ends (the
+   * fabric role's perfquery sweep), one LINK_FLAP incident over the two switch ports.
+   */
+  ISL_FLAP(Source.FABRIC, AlertKind.LINK_FLAP),
+  /** A dirty leaf-spine cable: the spine port's SymbolErrorCounter rises every second. */
+  ISL_SYMBOL_ERRORS(Source.FABRIC, AlertKind.PHY_ERRORS),
+  /**
+   * A leaf-spine cable trains at 2X while both ends support 4X: iblinkinfo's {@code Could be 4X},
+   * one LINK_BELOW_CAPABILITY for the cable; the width also fell from what the ports ran before,
+   * which is one LINK_DEGRADED incident over both ends.
+   */
+  ISL_NARROW_WIDTH(Source.FABRIC, AlertKind.LINK_BELOW_CAPABILITY, AlertKind.LINK_DEGRADED);
 
   /** Which collector source shows the fault. */
   public enum Source {
@@ -53,15 +67,19 @@ public enum FaultKind {
     SM,
     GPU,
     NCCL,
-    NODE
+    NODE,
+    /** The fabric role's sweep of the switches (iblinkinfo, perfquery). */
+    FABRIC
   }
 
   private final Source source;
   private final AlertKind expectedAlert;
+  private final List<AlertKind> alsoExpected;
 
-  FaultKind(Source source, AlertKind expectedAlert) {
+  FaultKind(Source source, AlertKind expectedAlert, AlertKind... alsoExpected) {
     this.source = source;
     this.expectedAlert = expectedAlert;
+    this.alsoExpected = List.of(alsoExpected);
   }
 
   public Source source() {
@@ -71,5 +89,10 @@ public enum FaultKind {
   /** The alert a correct pipeline raises for this fault; empty when it must raise none. */
   public Optional<AlertKind> expectedAlert() {
     return Optional.ofNullable(expectedAlert);
+  }
+
+  /** Further alerts, of other kinds, a correct pipeline also raises for this fault. */
+  public List<AlertKind> alsoExpected() {
+    return alsoExpected;
   }
 }

@@ -53,7 +53,10 @@ public final class SimulatedAgents {
   private long malformed;
   private long failures;
 
-  /** Agents for every node and every subnet-manager host of {@code simulator}. */
+  /**
+   * Agents for every node and every subnet-manager host of {@code simulator}, and on an InfiniBand
+   * fleet the fabric role of {@link SimulatedFatTree#FABRIC_HOST} over its fat tree.
+   */
   public SimulatedAgents(FabricSimulator simulator) {
     this.simulator = simulator;
     List<String> hosts = new ArrayList<>(simulator.nodes());
@@ -61,11 +64,13 @@ public final class SimulatedAgents {
     for (String host : hosts) {
       sources.put(host, simulator.sources(host));
     }
+    simulator.fatTree().ifPresent(tree -> sources.put(SimulatedFatTree.FABRIC_HOST, null));
   }
 
   /**
    * Advances the simulated fabric to {@code time} and runs every task that is due; returns the
-   * records of each host in host order (nodes, then SM hosts), one entry per host.
+   * records of each host in host order (nodes, then SM hosts, then the fabric host), one entry per
+   * host.
    */
   public List<HostRecords> collect(Instant time) {
     simulator.advanceTo(time);
@@ -101,6 +106,11 @@ public final class SimulatedAgents {
 
   private List<SourceTask> tasksFor(NodeIdentity identity, SimulatedNodeSources src) {
     List<SourceTask> list = new ArrayList<>();
+    if (src == null) {
+      // The management host: its agent runs the fabric role only (iblinkinfo, then perfquery).
+      list.add(simulator.fatTree().orElseThrow().fabricTask(identity));
+      return list;
+    }
     if (simulator.smHosts().contains(src.node())) {
       // A subnet-manager host: its agent follows the OpenSM log only.
       src.openSmLog()

@@ -6,12 +6,14 @@ import io.fabricpulse.collectors.fabric.IbSpeed;
 import io.fabricpulse.collectors.switchports.SwitchCounterSweep;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -115,39 +117,40 @@ public final class SimulatedFatTree {
     }
   }
 
-  /** What can go wrong on a leaf-spine cable. */
-  public enum IslFaultKind {
-    /** The ISL goes down for {@link FabricSimulator#FLAP_DOWN} and up for FLAP_UP, again. */
-    ISL_FLAP,
-    /** A dirty cable: the spine port's SymbolErrorCounter rises every second. */
-    ISL_SYMBOL_ERRORS,
-    /** The ISL trains at 2X of its 4X. */
-    ISL_NARROW_WIDTH
-  }
-
-  /** One scripted ISL fault between leaf {@code leaf} and spine {@code spine} (1-based). */
+  /**
+   * One scripted fault of kind {@link FaultKind#ISL_FLAP}, {@link FaultKind#ISL_SYMBOL_ERRORS} or
+   * {@link FaultKind#ISL_NARROW_WIDTH} on the cable between leaf {@code leaf} and spine {@code
+   * spine} (1-based), over [start, start + duration); a flap's cable is down for {@code down}, then
+   * up for {@code up}, again.
+   */
   public record IslFault(
-      IslFaultKind kind, int leaf, int spine, java.time.Instant start, Duration duration) {
-    boolean activeAt(java.time.Instant t) {
+      FaultKind kind,
+      int leaf,
+      int spine,
+      Instant start,
+      Duration duration,
+      Duration down,
+      Duration up) {
+    boolean activeAt(Instant t) {
       return !t.isBefore(start) && t.isBefore(start.plus(duration));
     }
 
+    private long cycleMillis() {
+      return down.plus(up).toMillis();
+    }
+
     /** Flaps begun by {@code t} (each a LinkDowned on both ends). */
-    long flapsBy(java.time.Instant t) {
+    long flapsBy(Instant t) {
       if (t.isBefore(start)) {
         return 0;
       }
-      java.time.Instant until = t.isBefore(start.plus(duration)) ? t : start.plus(duration);
-      long cycle = FabricSimulator.FLAP_DOWN.plus(FabricSimulator.FLAP_UP).toMillis();
-      return Duration.between(start, until).toMillis() / cycle + 1;
+      Instant last = start.plus(duration).minusMillis(1);
+      Instant until = t.isBefore(last) ? t : last;
+      return Duration.between(start, until).toMillis() / cycleMillis() + 1;
     }
 
-    boolean downAt(java.time.Instant t) {
-      if (!activeAt(t)) {
-        return false;
-      }
-      long cycle = FabricSimulator.FLAP_DOWN.plus(FabricSimulator.FLAP_UP).toMillis();
-      return Duration.between(start, t).toMillis() % cycle < FabricSimulator.FLAP_DOWN.toMillis();
+    boolean downAt(Instant t) {
+      return activeAt(t) && Duration.between(start, t).toMillis() % cycleMillis() < down.toMillis();
     }
   }
 
@@ -155,6 +158,8 @@ public final class SimulatedFatTree {
   public static final long ISL_SYMBOL_ERRORS_PER_SECOND = 40;
 
   private final List<IslFault> faults = new ArrayList<>();
+  // read under the simulator's lock (FabricSimulator.faults), so not under this one
+  private final List<InjectedFault> injectedFaults = new CopyOnWriteArrayList<>();
   private final Map<IslFault, Long> applied = new HashMap<>();
   private final FabricSimulator simulator;
   private final List<Switch> leaves = new ArrayList<>();
@@ -214,20 +219,77 @@ public final class SimulatedFatTree {
         new SwitchCounterSweep(this::perfquery));
   }
 
-  /** Scripts a fault on the cable between leaf {@code leaf} and spine {@code spine}. */
-  public synchronized IslFault islFault(
-      IslFaultKind kind, int leaf, int spine, java.time.Instant start, Duration duration) {
-    if (leaf < 1 || leaf > LEAVES || spine < 1 || spine > SPINES) {
-      throw new IllegalArgumentException("no ISL leaf" + leaf + "-spine" + spine);
+  /**
+   * Scripts a dirty cable ({@link FaultKind#ISL_SYMBOL_ERRORS}) or a cable at 2X ({@link
+   * FaultKind#ISL_NARROW_WIDTH}) between leaf {@code leaf} and spine {@code spine} (1-based).
+   */
+  public InjectedFault islFault(
+      FaultKind kind, int leaf, int spine, Instant start, Duration duration) {
+    if (kind == FaultKind.ISL_FLAP) {
+      throw new IllegalArgumentException("a flap is scripted with islFlap");
     }
-    IslFault fault = new IslFault(kind, leaf, spine, start, duration);
-    faults.add(fault);
-    return fault;
+    return script(new IslFault(kind, leaf, spine, start, duration, Duration.ZERO, Duration.ZERO));
   }
 
-  /** The ISL faults scripted so far. */
-  public synchronized List<IslFault> islFaults() {
-    return List.copyOf(faults);
+  /**
+   * Scripts {@code flaps} drops of the cable between leaf {@code leaf} and spine {@code spine}:
+   * down for {@code down}, up for {@code up}, each drop a LinkDowned on both ends.
+   */
+  public InjectedFault islFlap(
+      int leaf, int spine, Instant start, int flaps, Duration down, Duration up) {
+    Duration duration = down.plus(up).multipliedBy(flaps).minus(up);
+    return script(new IslFault(FaultKind.ISL_FLAP, leaf, spine, start, duration, down, up));
+  }
+
+  private synchronized InjectedFault script(IslFault fault) {
+    if (fault.kind().source() != FaultKind.Source.FABRIC) {
+      throw new IllegalArgumentException(fault.kind() + " is no fault of a leaf-spine cable");
+    }
+    if (fault.leaf() < 1 || fault.leaf() > LEAVES || fault.spine() < 1 || fault.spine() > SPINES) {
+      throw new IllegalArgumentException("no ISL leaf" + fault.leaf() + "-spine" + fault.spine());
+    }
+    faults.add(fault);
+    Switch leafSwitch = leaves.get(fault.leaf() - 1);
+    Switch spineSwitch = spines.get(fault.spine() - 1);
+    Port up = uplink(fault);
+    // the end whose alert is expected first: the spine counts a dirty cable's symbol errors
+    boolean atSpine = fault.kind() == FaultKind.ISL_SYMBOL_ERRORS;
+    Switch subject = atSpine ? spineSwitch : leafSwitch;
+    int port = atSpine ? up.peerPort : up.number;
+    String leafEnd = leafSwitch.description + " port " + up.number;
+    String spineEnd = spineSwitch.description + " port " + up.peerPort;
+    List<String> affected = atSpine ? List.of() : List.of(spineEnd);
+    InjectedFault injected =
+        new InjectedFault(
+            fault.kind(),
+            subject.description,
+            guid(subject),
+            port,
+            fault.start(),
+            fault.start().plus(fault.duration()),
+            leafEnd + " <-> " + spineEnd,
+            affected);
+    injectedFaults.add(injected);
+    return injected;
+  }
+
+  /**
+   * A switch's node GUID as the fabric role names the switch's device: {@code 0x0002000000000001}.
+   */
+  static String guid(Switch sw) {
+    return String.format("0x%016x", sw.guid);
+  }
+
+  private Port uplink(IslFault f) {
+    return leaves.get(f.leaf() - 1).ports.values().stream()
+        .filter(p -> p.peer == spines.get(f.spine() - 1))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** The ISL faults scripted so far, as the detection check reads them. */
+  public List<InjectedFault> injectedFaults() {
+    return List.copyOf(injectedFaults);
   }
 
   /** Links in the fabric: one per host HCA port and one per leaf-spine pair. */
@@ -371,13 +433,13 @@ public final class SimulatedFatTree {
   }
 
   private Link islLink(Switch sw, Port port) {
-    java.time.Instant now = simulator.now();
+    Instant now = simulator.now();
     int width = 4;
     for (IslFault f : faultsOn(sw, port)) {
-      if (f.kind() == IslFaultKind.ISL_FLAP && f.downAt(now)) {
+      if (f.kind() == FaultKind.ISL_FLAP && f.downAt(now)) {
         return null;
       }
-      if (f.kind() == IslFaultKind.ISL_NARROW_WIDTH && f.activeAt(now)) {
+      if (f.kind() == FaultKind.ISL_NARROW_WIDTH && f.activeAt(now)) {
         width = 2;
       }
     }
@@ -386,32 +448,28 @@ public final class SimulatedFatTree {
 
   /** Flaps add LinkDowned on both ends; a dirty cable adds symbol errors at the spine. */
   private void advanceFaults() {
-    java.time.Instant now = simulator.now();
+    Instant now = simulator.now();
     for (IslFault f : faults) {
-      Port up =
-          leaves.get(f.leaf() - 1).ports.values().stream()
-              .filter(p -> p.peer == spines.get(f.spine() - 1))
-              .findFirst()
-              .orElseThrow();
+      Port up = uplink(f);
       Port down = spines.get(f.spine() - 1).ports.get(up.peerPort);
       long total =
           switch (f.kind()) {
             case ISL_FLAP -> f.flapsBy(now);
             case ISL_SYMBOL_ERRORS -> {
-              java.time.Instant until =
+              Instant until =
                   now.isBefore(f.start().plus(f.duration())) ? now : f.start().plus(f.duration());
               yield now.isBefore(f.start())
                   ? 0
                   : Duration.between(f.start(), until).toSeconds() * ISL_SYMBOL_ERRORS_PER_SECOND;
             }
-            case ISL_NARROW_WIDTH -> 0;
+            default -> 0; // ISL_NARROW_WIDTH changes the width, no counter
           };
       long delta = total - applied.getOrDefault(f, 0L);
       if (delta <= 0) {
         continue;
       }
       applied.put(f, total);
-      if (f.kind() == IslFaultKind.ISL_FLAP) {
+      if (f.kind() == FaultKind.ISL_FLAP) {
         up.add("LinkDownedCounter", delta);
         down.add("LinkDownedCounter", delta);
       } else {

@@ -135,7 +135,14 @@ class DemoFaultsTest {
       }
       nodes.forEach(n -> kindsByNode.computeIfAbsent(n, k -> new HashSet<>()).add(f.kind()));
     }
-    assertEquals(16 + 1, kindsByNode.size(), "every node and sm01");
+    assertEquals(
+        List.of("leaf02", "spine02", "leaf04"),
+        faults.stream()
+            .filter(f -> f.kind().source() == FaultKind.Source.FABRIC)
+            .map(InjectedFault::node)
+            .toList(),
+        "the switch port each ISL fault is expected on");
+    assertEquals(16 + 1 + 3, kindsByNode.size(), "every node, sm01 and the three switches");
     Set<String> gpuSubjects = new HashSet<>();
     for (Map.Entry<String, Set<FaultKind>> e : kindsByNode.entrySet()) {
       Set<FaultKind> k = e.getValue();

@@ -349,7 +349,10 @@ class FabricSimulatorTest {
 
   @Test
   void everyKindOfIssue3IsListed() {
-    assertEquals(18, FaultKind.values().length);
+    // issue 3's 18, and issue 13's three faults of a leaf-spine cable
+    assertEquals(18 + 3, FaultKind.values().length);
+    assertEquals(
+        List.of(AlertKind.LINK_DEGRADED), FaultKind.ISL_NARROW_WIDTH.alsoExpected(), "both ends");
     EnumSet<FaultKind> silent = EnumSet.noneOf(FaultKind.class);
     for (FaultKind kind : FaultKind.values()) {
       if (kind.expectedAlert().isEmpty()) {

@@ -29,7 +29,7 @@ class SimulatedFatTreeTest {
 
   private final FabricSimulator simulator =
       new FabricSimulator(SimulatorConfig.infiniband("c1", 16, 7, T0));
-  private final SimulatedFatTree tree = new SimulatedFatTree(simulator);
+  private final SimulatedFatTree tree = simulator.fatTree().orElseThrow();
 
   private static <T> List<T> of(ParseResult<SpecificRecord> result, Class<T> type) {
     return result.records().stream().filter(type::isInstance).map(type::cast).toList();
@@ -111,20 +111,23 @@ class SimulatedFatTreeTest {
 
   @Test
   void islFaultsShowOnBothEndsOfTheCable() throws Exception {
-    tree.islFault(
-        SimulatedFatTree.IslFaultKind.ISL_FLAP, 1, 1, T0.plusSeconds(5), Duration.ofMinutes(5));
-    tree.islFault(
-        SimulatedFatTree.IslFaultKind.ISL_SYMBOL_ERRORS,
-        2,
-        3,
-        T0.plusSeconds(5),
-        Duration.ofMinutes(5));
-    tree.islFault(
-        SimulatedFatTree.IslFaultKind.ISL_NARROW_WIDTH,
-        3,
-        4,
-        T0.plusSeconds(5),
-        Duration.ofMinutes(5));
+    InjectedFault flap =
+        tree.islFlap(
+            1, 1, T0.plusSeconds(5), 5, FabricSimulator.FLAP_DOWN, FabricSimulator.FLAP_UP);
+    InjectedFault dirty =
+        tree.islFault(FaultKind.ISL_SYMBOL_ERRORS, 2, 3, T0.plusSeconds(5), Duration.ofMinutes(5));
+    InjectedFault narrowed =
+        tree.islFault(FaultKind.ISL_NARROW_WIDTH, 3, 4, T0.plusSeconds(5), Duration.ofMinutes(5));
+    // each fault names the switch port whose alert is expected, and the cable
+    assertEquals("leaf01", flap.node());
+    assertEquals("0x0002000000000001", flap.device());
+    assertEquals(17, flap.port());
+    assertEquals(List.of("spine01 port 1"), flap.affected());
+    assertEquals("spine03", dirty.node(), "the spine counts the dirty cable's symbol errors");
+    assertEquals(2, dirty.port());
+    assertEquals("leaf03 port 20 <-> spine04 port 3", narrowed.detail());
+    assertEquals(T0.plusSeconds(5 + 5 * 60 - 34), flap.end(), "5 drops, the last one up again");
+    assertEquals(List.of(flap, dirty, narrowed), simulator.faults());
     simulator.advanceTo(T0.plusSeconds(15));
 
     ParseResult<PortLink> ports = new IblinkinfoParser().parse("iblinkinfo -l", tree.iblinkinfo());
