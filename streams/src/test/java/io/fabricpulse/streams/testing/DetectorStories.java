@@ -58,7 +58,6 @@ public abstract class DetectorStories {
         LinkPeers.NETDEV_BY_NETDEV_TOPIC + "-repartition",
         LinkPeers.NETDEV_TABLE_STORE,
         LinkPeers.INDEXER,
-        LinkPeers.ENDS_STORE,
         LinkPeers.BY_PORT_TOPIC + "-repartition",
         LinkPeers.TABLE_STORE);
   }

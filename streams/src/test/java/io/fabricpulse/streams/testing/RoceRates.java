@@ -57,6 +57,15 @@ public final class RoceRates implements RatesSample {
     return r;
   }
 
+  /**
+   * A perfquery sample of a switch port, as the fabric host's sweep reports it (source PERFQUERY):
+   * {@code sw} names the switch, {@code port} its port.
+   */
+  public static RoceRates switchPort(String sw, int port, int second) {
+    return new RoceRates(
+        RateSource.PERFQUERY, sw, "port" + port, "0x0002000000000001", T0 + second * 1000L);
+  }
+
   /** ens3np0 -> mlx5_2, the usual naming of the n-th RoCE netdev. */
   static String deviceOf(String netdev) {
     if (netdev != null && netdev.matches("ens\\d+np0")) {

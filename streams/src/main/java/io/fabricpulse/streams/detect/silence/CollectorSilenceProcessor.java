@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -26,17 +27,24 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * collector_silent over the rates of one node partition of fabric.rates. Each rates record records
- * when its node last reported per source, when that was heard (the partition clock: the latest
- * rates time seen here) and learns the node's interval per source (median of the rate stage's
- * interval_ms of its last samples). Every second of stream time, a node whose every source was
- * heard more than {@code missed_intervals x interval + grace} of partition clock ago is silent:
- * COLLECTOR_SILENT fires at once, started at the clock, and resolves on the node's next sample (the
- * rule's hysteresis, 0 s by default), at the clock then: never before it started.
+ * when its node last reported per source, when that was heard (the source's partition clock: the
+ * latest rates time of that source seen here) and learns the node's interval per source (median of
+ * the rate stage's interval_ms of its last samples). Every second of stream time, a node whose
+ * every source was heard more than {@code missed_intervals x interval + grace} of that source's
+ * clock ago is silent: COLLECTOR_SILENT fires, started when the last of its sources' clocks passed
+ * its deadline, and resolves on the node's next sample (the rule's hysteresis, 0 s by default), at
+ * the clock then: never before it started.
  *
- * <p>The clock is the partition's own (other nodes reporting reveal one node's silence) and "heard"
- * is measured on it, so a node whose samples trail the others' but keep arriving is not silent.
- * Limits: if every node of the partition stops, the clock stops and nothing fires; a node that
- * never reported is unknown.
+ * <p>The clocks are the partition's own (other nodes reporting reveal one node's silence) and
+ * "heard" is measured on them, so a node whose samples trail the others' but keep arriving is not
+ * silent. There is one clock per source because the sources reach fabric.rates from different rate
+ * tasks: the switch sweeps (PERFQUERY) of the fabric host may run 20 s ahead of the host ports
+ * (PORT) in the same partition, and judged on one clock every host of the partition would look
+ * silent. A source's clock is read at its whole-second crossings (the first rates time of each
+ * second), so the start time depends only on that source's records, not on how the sources
+ * interleave. Limits: if every node of a partition stops sending a source, its clock stops and
+ * nothing fires; a node that never reported is unknown; a multi-source node that is silent for
+ * barely longer than its deadline may or may not fire, depending on that interleaving.
  */
 final class CollectorSilenceProcessor extends DetectorProcessor<CounterRates> {
 
@@ -54,8 +62,19 @@ final class CollectorSilenceProcessor extends DetectorProcessor<CounterRates> {
    */
   private final Map<String, Long> recorded = new HashMap<>();
 
-  /** The partition clock; restored from the store (the latest heardAt) on first use. */
-  private long clock = Long.MIN_VALUE;
+  /** How many whole-second crossings of one source's clock are kept: an hour of 1 s samples. */
+  private static final int CROSSINGS_KEPT = 3600;
+
+  /**
+   * The partition clock per source (latest rates time of that source); restored from the store (the
+   * latest heardAt per source) on first use.
+   */
+  private final Map<String, Long> clocks = new HashMap<>();
+
+  /** Per source, the first clock value of each whole second it reached, oldest first. */
+  private final Map<String, TreeSet<Long>> crossings = new HashMap<>();
+
+  private boolean restored;
 
   private KeyValueStore<String, NodeActivity> nodes;
 
@@ -86,8 +105,8 @@ final class CollectorSilenceProcessor extends DetectorProcessor<CounterRates> {
     CounterRates r = record.value();
     String key = r.getCluster() + "|" + r.getNode();
     long time = r.getTime().toEpochMilli();
-    long now = advanceClock(time);
     String source = r.getSource().name();
+    long now = advanceClock(source, time);
     Long done = recorded.get(key + "|" + source);
     if (done != null && time <= done) {
       return;
@@ -102,83 +121,118 @@ final class CollectorSilenceProcessor extends DetectorProcessor<CounterRates> {
     }
     AlertSubject subject = AlertSubject.node(r.getCluster(), r.getNode());
     Lineage lineage = Lineage.of(context());
+    // clean at the latest clock of the node's sources, at least the time the alert started at
+    // (a crossing of one of them): resolved_at >= started_at
+    long cleanAt =
+        after.sources().keySet().stream()
+            .mapToLong(s -> clocks.getOrDefault(s, now))
+            .max()
+            .orElse(now);
     for (Judged j : judged) {
       if (j.rule().selectors().matches(r.getCluster(), r.getNode(), null, null, null)) {
-        // clean at the clock, the time the alert started at: resolved_at >= started_at
         j.tracker()
-            .observe(Observation.clean(subject, now, lineage))
-            .ifPresent(a -> forward(a, now));
+            .observe(Observation.clean(subject, cleanAt, lineage))
+            .ifPresent(a -> forward(a, cleanAt));
       }
     }
   }
 
-  /** The partition clock after a record at {@code time}. */
-  private long advanceClock(long time) {
-    restoreClock();
-    clock = Math.max(clock, time);
-    return clock;
-  }
-
-  /** After a start or restart: the clock stood at the latest heardAt of the store. */
-  private void restoreClock() {
-    if (clock == Long.MIN_VALUE) {
-      try (KeyValueIterator<String, NodeActivity> it = nodes.all()) {
-        it.forEachRemaining(
-            e -> e.value.sources().values().forEach(s -> clock = Math.max(clock, s.heardAt())));
+  /** The partition clock of {@code source} after a record of it at {@code time}. */
+  private long advanceClock(String source, long time) {
+    restoreClocks();
+    Long before = clocks.get(source);
+    if (before != null && time <= before) {
+      return before;
+    }
+    clocks.put(source, time);
+    if (before == null || Math.floorDiv(time, 1000L) > Math.floorDiv(before, 1000L)) {
+      TreeSet<Long> seen = crossings.computeIfAbsent(source, s -> new TreeSet<>());
+      seen.add(time);
+      if (seen.size() > CROSSINGS_KEPT) {
+        seen.pollFirst();
       }
     }
+    return time;
+  }
+
+  /**
+   * After a start or restart: each clock stood at the latest heardAt of its source in the store.
+   */
+  private void restoreClocks() {
+    if (restored) {
+      return;
+    }
+    restored = true;
+    try (KeyValueIterator<String, NodeActivity> it = nodes.all()) {
+      it.forEachRemaining(
+          e -> e.value.sources().forEach((source, s) -> advanceClock(source, s.heardAt())));
+    }
+  }
+
+  /**
+   * When {@code source}'s clock first passed {@code deadline}: its first whole-second crossing
+   * after it, or null while it has not.
+   */
+  private Long passed(String source, long deadline) {
+    TreeSet<Long> seen = crossings.get(source);
+    return seen == null ? null : seen.higher(deadline);
   }
 
   private void punctuate(long streamTime) {
-    restoreClock();
-    if (clock == Long.MIN_VALUE) {
+    restoreClocks();
+    if (clocks.isEmpty()) {
       return; // no node known yet
     }
     List<KeyValue<String, NodeActivity>> all = new ArrayList<>();
     try (KeyValueIterator<String, NodeActivity> it = nodes.all()) {
       it.forEachRemaining(all::add);
     }
-    long now = clock;
     for (KeyValue<String, NodeActivity> e : all) {
       int bar = e.key.indexOf('|');
       String cluster = e.key.substring(0, bar);
       String node = e.key.substring(bar + 1);
       for (Judged j : judged) {
         if (j.rule().selectors().matches(cluster, node, null, null, null)) {
-          judge(j, cluster, node, e.value, now);
+          judge(j, cluster, node, e.value);
         }
       }
     }
+    long latest = clocks.values().stream().mapToLong(Long::longValue).max().orElseThrow();
     for (Judged j : judged) {
-      j.tracker().punctuate(now).forEach(a -> forward(a, now));
+      j.tracker().punctuate(latest).forEach(a -> forward(a, latest));
     }
   }
 
-  private void judge(Judged j, String cluster, String node, NodeActivity activity, long now) {
+  private void judge(Judged j, String cluster, String node, NodeActivity activity) {
     Rule rule = j.rule();
     double missed = rule.thresholds().number("missed_intervals");
     int samples = (int) rule.thresholds().integer("interval_samples");
     long fallback = rule.thresholds().duration("default_interval").toMillis();
     long grace = rule.thresholds().duration("grace").toMillis();
-    long deadline = Long.MIN_VALUE;
+    long now = Long.MIN_VALUE;
     long lastSeen = Long.MIN_VALUE;
     long heardAt = Long.MIN_VALUE;
     long interval = fallback;
     String source = null;
     for (Map.Entry<String, SourceActivity> s : activity.sources().entrySet()) {
       long i = s.getValue().interval(samples, fallback);
-      long d = s.getValue().heardAt() + (long) Math.ceil(missed * i);
-      if (d > deadline) {
-        deadline = d;
+      long deadline = s.getValue().heardAt() + (long) Math.ceil(missed * i) + grace;
+      Long passedAt = passed(s.getKey(), deadline);
+      if (passedAt == null) {
+        return; // not silent; a heartbeat (not a punctuation) resolves a FIRING alert
+      }
+      if (passedAt > now) {
+        now = passedAt;
         lastSeen = s.getValue().lastSeen();
         heardAt = s.getValue().heardAt();
         interval = i;
         source = s.getKey();
       }
     }
-    if (source == null || now <= deadline + grace) {
-      return; // not silent; a heartbeat (not a punctuation) resolves a FIRING alert
+    if (source == null) {
+      return;
     }
+    long startedAt = now;
     AlertSubject subject = AlertSubject.node(cluster, node);
     Map<String, String> evidence = new LinkedHashMap<>();
     evidence.put("last_seen", Instant.ofEpochMilli(lastSeen).toString());
@@ -208,7 +262,7 @@ final class CollectorSilenceProcessor extends DetectorProcessor<CounterRates> {
                     evidence,
                     Lineage.NONE)
                 .firingNow())
-        .ifPresent(a -> forward(a, now));
+        .ifPresent(a -> forward(a, startedAt));
   }
 
   private static String trim(double v) {

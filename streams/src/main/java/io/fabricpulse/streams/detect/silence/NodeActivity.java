@@ -16,8 +16,8 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * When one node last reported, per rate source (PORT, PFC, ECN, ...), when that was heard (the
- * partition's clock at that moment), and the recent spacing of its samples, from which its own
- * sampling interval is learned.
+ * clock of that source in the partition at that moment), and the recent spacing of its samples,
+ * from which its own sampling interval is learned.
  */
 record NodeActivity(Map<String, SourceActivity> sources) {
 
@@ -25,7 +25,7 @@ record NodeActivity(Map<String, SourceActivity> sources) {
    * One source of a node.
    *
    * @param lastSeen event time of its latest sample
-   * @param heardAt the partition's clock (latest rates time of the partition) when that sample
+   * @param heardAt the source's partition clock (its latest rates time there) when that sample
    *     arrived: at least lastSeen, more when the node trails the others of its partition
    * @param intervals the rate stage's interval_ms of its latest samples, oldest first
    */

@@ -126,6 +126,37 @@ class CollectorSilenceDetectorTest extends DetectorStories {
   }
 
   @Test
+  void hostPortsTrailingTheSwitchSweepsOfTheirPartitionBy20sAreNotSilentButAStoppedHostIs(
+      TestInfo info) {
+    // the fabric host's perfquery sweeps of leaf01 reach fabric.rates from another rate task and
+    // run 20 s ahead of the hosts' sysfs ports in the same partition; gpu005 stops at 60 s
+    try (DetectorDriver d = driver(info, defaults)) {
+      for (int p = 0; p <= 140; p++) {
+        if (p % 10 == 0 && p <= 120) {
+          for (int port = 1; port <= 4; port++) {
+            RoceRates sweep = RoceRates.switchPort("leaf01", port, p).every(10);
+            d.pipe(p == 0 ? sweep.firstSample() : sweep);
+          }
+        }
+        int s = p - 20;
+        for (String node : EIGHT) {
+          if (s < 0 || (node.equals("gpu005") && s > 60)) {
+            continue;
+          }
+          RoceRates r = RoceRates.port(node, "ens1np0", s);
+          d.pipe(s == 0 ? r.firstSample() : r);
+        }
+      }
+      List<Alert> alerts = d.readAlerts();
+      assertEquals(1, alerts.size(), alerts.toString());
+      assertEquals("gpu005", alerts.get(0).getNode());
+      // judged on the hosts' own clock: heard at 60 s, 3 x 1 s + 10 s later, passed at 74 s
+      assertEquals(at(74), alerts.get(0).getStartedAt());
+      assertEquals("PORT", alerts.get(0).getEvidence().get("last_source"));
+    }
+  }
+
+  @Test
   void aSilentNodeThatReturnsWithOldSamplesResolvesAtTheClockNeverBeforeItStarted(TestInfo info) {
     // gpu005 stops after 20 s, fires when the others pass its deadline, then its buffered
     // samples from 21 s on arrive while the others are at 60 s
