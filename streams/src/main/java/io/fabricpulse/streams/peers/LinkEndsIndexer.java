@@ -8,53 +8,33 @@ import java.util.List;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Re-keys fabric.topology (key link_id) by the alert name of each end: a link record goes out
- * twice, once per end, at the record's time; a tombstone (the link is gone) deletes the ends the
- * link had, unless a newer link holds that port by then (a re-cabled port keeps its new peer
- * whatever order the old link's tombstone and the new link came in).
+ * twice, once per end, at the record's time.
  *
- * <p>Store {@link LinkPeers#ENDS_STORE}: {@code link:<link_id>} -> its port keys (tab-separated),
- * {@code port:<port key>} -> the link that holds the port.
+ * <p>A tombstone goes nowhere: the port keeps the last cable a sweep showed on it until a sweep
+ * shows another link there (a re-cabled port). iblinkinfo and ibnetdiscover stop showing a cable
+ * while its port is down (no remote end to report), and the collector then tombstones the link;
+ * that is exactly when a flap or link-down alert must still name the other end of the cable.
  */
 final class LinkEndsIndexer implements Processor<String, FabricLink, String, FabricLink> {
 
   private ProcessorContext<String, FabricLink> context;
-  private KeyValueStore<String, String> ends;
 
   @Override
   public void init(ProcessorContext<String, FabricLink> context) {
     this.context = context;
-    this.ends = context.getStateStore(LinkPeers.ENDS_STORE);
   }
 
   @Override
   public void process(Record<String, FabricLink> record) {
-    String linkId = record.key();
-    if (linkId == null) {
+    FabricLink link = record.value();
+    if (record.key() == null || link == null) {
       return;
     }
-    FabricLink link = record.value();
-    List<String> now = link == null ? List.of() : portKeys(link);
-    String before = ends.get("link:" + linkId);
-    if (before != null) {
-      for (String port : before.split("\t")) {
-        if (!now.contains(port) && linkId.equals(ends.get("port:" + port))) {
-          ends.delete("port:" + port);
-          context.forward(record.withKey(port).withValue(null));
-        }
-      }
-    }
-    for (String port : now) {
-      ends.put("port:" + port, linkId);
+    for (String port : portKeys(link)) {
       context.forward(record.withKey(port));
-    }
-    if (now.isEmpty()) {
-      ends.delete("link:" + linkId);
-    } else {
-      ends.put("link:" + linkId, String.join("\t", now));
     }
   }
 

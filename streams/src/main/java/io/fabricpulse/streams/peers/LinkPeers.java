@@ -21,20 +21,22 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * The topology join: a port alert (node, device and port set) gets the other end of its cable from
  * fabric.topology as labels {@code peer} ({@code leaf-07 port 12}), {@code peer_node}, {@code
- * peer_guid}, {@code peer_port}, {@code link_id}, and the link's incident key {@value #INCIDENT}.
+ * peer_guid}, {@code peer_port}, {@code peer_type}, {@code link_id}, and the link's incident key
+ * {@value #INCIDENT}.
  *
  * <p>fabric.topology is keyed by link; processor {@value #INDEXER} re-keys every link by the alert
  * name of each of its two ends ({@code cluster/node/device=.../port=...}, {@link
- * io.fabricpulse.streams.detect.capability.Subjects}), and a tombstone by the ends the link had.
- * Both ends land in the versioned table {@value #TABLE_STORE} (through repartition topic {@value
- * #BY_PORT_TOPIC}). A family's alerts are re-keyed by their port ({@code <family>-alerts-by-port})
- * and joined with that table at the alert's own event time: a versioned table answers "which link
- * did this port have at time t", so the labels depend on the alert's time and the sweeps before it,
- * not on which of the two arrived first. An alert whose port has no link at its time (no sweep yet,
- * a RoCE netdev, a node-level alert) passes unchanged.
+ * io.fabricpulse.streams.detect.capability.Subjects}); a tombstone (a cable the sweep no longer
+ * shows, as while its port is down) changes nothing, so a down or flapping port still names its
+ * cable's other end. Both ends land in the versioned table {@value #TABLE_STORE} (through
+ * repartition topic {@value #BY_PORT_TOPIC}). A family's alerts are re-keyed by their port ({@code
+ * <family>-alerts-by-port}) and joined with that table at the alert's own event time: a versioned
+ * table answers "which link did this port have at time t", so the labels depend on the alert's time
+ * and the sweeps before it, not on which of the two arrived first. An alert whose port has no link
+ * at its time (no sweep yet, a RoCE netdev, a node-level alert) passes unchanged.
  *
  * <pre>
- * source-fabric-topology -> peers-link-ends-by-port [peers-link-ends]
+ * source-fabric-topology -> peers-link-ends-by-port
  *   -> peers-links-by-port (repartition) -> peers-links-table [peers-links-by-port-store, versioned]
  * &lt;family&gt; alerts -> &lt;family&gt;-alerts-port-key -> &lt;family&gt;-alerts-by-port (repartition)
  *   -> &lt;family&gt;-peer-join -> &lt;family&gt;-alerts-by-id
@@ -46,9 +48,6 @@ import org.apache.kafka.streams.state.Stores;
  * the link.
  */
 public final class LinkPeers {
-
-  /** Per link its two port keys, per port key the link that holds it (processor state). */
-  public static final String ENDS_STORE = "peers-link-ends";
 
   public static final String INDEXER = "peers-link-ends-by-port";
 
@@ -69,6 +68,10 @@ public final class LinkPeers {
   public static final String PEER = "peer";
   public static final String PEER_NODE = "peer_node";
   public static final String PEER_GUID = "peer_guid";
+
+  /** What the other end is, as the sweep says: {@code SWITCH}, {@code CA} or {@code ROUTER}. */
+  public static final String PEER_TYPE = "peer_type";
+
   public static final String PEER_PORT = "peer_port";
   public static final String LINK_ID = "link_id";
 
@@ -231,9 +234,8 @@ public final class LinkPeers {
 
   private static KTable<String, FabricLink> table(DetectorInputs inputs) {
     Serde<FabricLink> linkSerde = inputs.serdes().value(FabricLink.class);
-    inputs.addStore(ENDS_STORE, Serdes.String());
     return inputs.stream(inputs.topics().topology(), FabricLink.class)
-        .process(LinkEndsIndexer::new, Named.as(INDEXER), ENDS_STORE)
+        .process(LinkEndsIndexer::new, Named.as(INDEXER))
         .repartition(
             Repartitioned.<String, FabricLink>as(BY_PORT_TOPIC)
                 .withKeySerde(Serdes.String())

@@ -40,6 +40,9 @@ final class PeerLabels {
     if (peer.getNodeDescription() != null) {
       labels.putIfAbsent(LinkPeers.PEER_NODE, peer.getNodeDescription());
     }
+    if (peer.getNodeType() != null) {
+      labels.putIfAbsent(LinkPeers.PEER_TYPE, peer.getNodeType().name());
+    }
     labels.putIfAbsent(LinkPeers.PEER_GUID, peer.getGuid());
     labels.putIfAbsent(LinkPeers.PEER_PORT, Integer.toString(peer.getPort()));
     labels.putIfAbsent(LinkPeers.LINK_ID, link.getLinkId());

@@ -269,6 +269,29 @@ class LinkPeersStoriesTest extends DetectorStories {
   }
 
   @Test
+  void aCableTheSweepLostWhileItsPortWasDownStillNamesItsOtherEnd(TestInfo info) {
+    try (DetectorDriver d = driver(info, "lost-while-down")) {
+      sweep(d, link(LINK, "leaf-07", LEAF_GUID, 12, at(-300)));
+      // iblinkinfo shows no remote end for a down port: the sweep during the second drop loses
+      // the cable, the collector tombstones it, the next sweep (link up again) brings it back
+      d.<FabricLink>input(d.topics.topology()).pipeInput(LINK, null, at(125));
+      sweep(d, link(LINK, "leaf-07", LEAF_GUID, 12, at(135)));
+      d.<FabricLink>input(d.topics.topology()).pipeInput(LINK, null, at(182));
+      pipeInTimeOrder(d, hostFlaps(600), leafFlaps(600));
+      List<Alert> firing =
+          d.readAlerts().stream().filter(a -> a.getState() == AlertState.FIRING).toList();
+      assertEquals(2, firing.size(), firing.toString());
+      Alert host = firing.stream().filter(a -> a.getNode().equals("gpu007")).findFirst().get();
+      Alert leaf = firing.stream().filter(a -> a.getNode().equals("leaf-07")).findFirst().get();
+      assertEquals(
+          "leaf-07 port 12", host.getLabels().get("peer"), "fired at 180 s, tombstone at 182 s");
+      assertEquals(
+          "gpu007 mlx5_3 port 1", leaf.getLabels().get("peer"), "fired at 185 s, after it");
+      assertEquals(host.getLabels().get("incident"), leaf.getLabels().get("incident"));
+    }
+  }
+
+  @Test
   void anAlertBeforeTheFirstSweepOfItsCableHasNoPeer(TestInfo info) {
     try (DetectorDriver d = driver(info, "late")) {
       hostFlaps(400).forEach(r -> pipe(d, r));

@@ -204,7 +204,6 @@ class XmitWaitDetectorTest extends DetectorStories {
               "congestion-alerts-by-port-repartition",
               "congestion-peer-join",
               LinkPeers.INDEXER,
-              LinkPeers.ENDS_STORE,
               LinkPeers.BY_PORT_TOPIC + "-repartition",
               LinkPeers.TABLE_STORE,
               "congestion-to-alerts",
