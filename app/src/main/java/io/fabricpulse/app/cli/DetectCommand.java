@@ -6,6 +6,7 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.DeadLetter;
 import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NcclTransport;
 import io.fabricpulse.avro.NodeCounters;
@@ -16,6 +17,7 @@ import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.schemas.json.JsonRecords;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.RecordKeys;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.StreamsSettings;
@@ -182,6 +184,8 @@ public final class DetectCommand implements Callable<Integer> {
     byType.put(PfcPauseFrames.class, topics.pfc());
     byType.put(EcnMarks.class, topics.ecn());
     byType.put(CounterRates.class, topics.rates());
+    // the fabric role's cabling: the topology join and the link capability check read it
+    byType.put(FabricLink.class, topics.topology());
     List<Input> inputs = new ArrayList<>();
     long bad = 0;
     long skipped = 0;
@@ -455,7 +459,7 @@ public final class DetectCommand implements Callable<Integer> {
   }
 
   private static String key(SpecificRecord record) {
-    return field(record, "cluster") + "/" + field(record, "node");
+    return RecordKeys.keyOf(record);
   }
 
   private static long time(SpecificRecord record) {

@@ -53,7 +53,8 @@ public final class ExportCommand implements Callable<Integer> {
       names = "--topics",
       split = ",",
       paramLabel = "TOPIC",
-      description = "Raw topics to read (default: every raw topic).")
+      description =
+          "Raw topics to read (default: every raw topic, and fabric.topology as it stood at --to).")
   List<String> topicNames;
 
   @Override
@@ -64,9 +65,15 @@ public final class ExportCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     TopicHistory.Result result;
     try (HistoryOptions.Source source = history.open()) {
+      TopicHistory reader = new TopicHistory(source.client());
+      // all raw topics: with the cabling as of --to, so a replay of the file joins like the live
+      // one
       result =
-          new TopicHistory(source.client())
-              .read(topics, history.from, history.to, history.nodes(), Progress.onStderr(err));
+          topicNames == null || topicNames.isEmpty()
+              ? reader.readWithTopology(
+                  topics, history.from, history.to, history.nodes(), Progress.onStderr(err))
+              : reader.read(
+                  topics, history.from, history.to, history.nodes(), Progress.onStderr(err));
     }
     result.warnings().forEach(w -> err.println("export: " + w));
     for (HistoryRecord r : result.records()) {

@@ -152,7 +152,7 @@ public final class ReplayCommand implements Callable<Integer> {
         try (HistoryOptions.Source source = history.open()) {
           TopicHistory reader = new TopicHistory(source.client());
           TopicHistory.Result raw =
-              reader.read(
+              reader.readWithTopology(
                   FabricTopics.defaults().raw(),
                   warmFrom,
                   history.to,

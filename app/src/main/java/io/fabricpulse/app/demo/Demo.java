@@ -7,7 +7,9 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.collectors.sim.DemoFaults;
 import io.fabricpulse.collectors.sim.FabricSimulator;
+import io.fabricpulse.collectors.sim.FaultKind;
 import io.fabricpulse.collectors.sim.InjectedFault;
+import io.fabricpulse.collectors.sim.SimulatedFatTree;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
 import io.fabricpulse.sinks.influx.InfluxSchema;
 import io.fabricpulse.sinks.questdb.EmbeddedQuestDb;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -168,6 +171,18 @@ public final class Demo {
       out.printf(
           "  (with fewer than %d nodes only port faults are injected)%n", DemoFaults.MIN_NODES);
     }
+    simulator
+        .fatTree()
+        .ifPresent(
+            tree ->
+                out.printf(
+                    "  fabric    %d leaves, %d spines, %d cables; %s's fabric role sweeps them"
+                        + " (iblinkinfo -l, perfquery -x) every %d s%n",
+                    SimulatedFatTree.LEAVES,
+                    SimulatedFatTree.SPINES,
+                    tree.cables(),
+                    SimulatedFatTree.FABRIC_HOST,
+                    SimulatedFatTree.SWEEP.toSeconds()));
     out.printf(
         "  faults    %d scheduled in the first %s of simulated time:%n",
         faults.size(), human(faultWindow));
@@ -179,8 +194,10 @@ public final class Demo {
                     "              +%-6s %-18s %-16s -> %s%n",
                     human(Duration.between(simStart, f.start())),
                     f.kind(),
-                    f.node() + (f.device() == null ? "" : "/" + f.device()),
-                    f.expectedAlert().map(Enum::name).orElse("no alert (must stay silent)")));
+                    f.kind().source() == FaultKind.Source.FABRIC
+                        ? f.detail()
+                        : f.node() + (f.device() == null ? "" : "/" + f.device()),
+                    expectedAlerts(f)));
     out.printf("  ready in %.1f s; Ctrl-C stops%n%n", (System.nanoTime() - startedAt) / 1e9);
 
     DemoWatcher watcher =
@@ -431,6 +448,16 @@ public final class Demo {
 
   static String clock(Duration d) {
     return String.format("%02d:%02d", d.toMinutes(), d.toSecondsPart());
+  }
+
+  /** What the fault must raise, as the schedule prints it. */
+  private static String expectedAlerts(InjectedFault f) {
+    if (f.expectedAlert().isEmpty()) {
+      return "no alert (must stay silent)";
+    }
+    List<String> kinds = new ArrayList<>(List.of(f.expectedAlert().get().name()));
+    f.kind().alsoExpected().forEach(k -> kinds.add(k.name()));
+    return String.join(" + ", kinds);
   }
 
   static String human(Duration d) {

@@ -2,11 +2,13 @@ package io.fabricpulse.app.replay;
 
 import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.PfcPauseFrames;
 import io.fabricpulse.avro.PortCounters;
 import io.fabricpulse.schemas.json.JsonRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.RecordKeys;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -23,10 +25,11 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The JSON lines {@code export} writes (and {@code parse}/{@code collect --once} print), read back
- * as history: each record goes to its raw topic by type (NodeCounters by its source), with its own
- * time as event time, keyed cluster/node, in time order (equal times keep the file's order, which
- * is the export's merge order). Derived records (alerts, rates, verdicts) are skipped and counted;
- * lines that are not records are counted and skipped.
+ * as history: each record goes to its raw topic by type (NodeCounters by its source, a FabricLink
+ * to fabric.topology keyed by its link id), with its own time as event time, keyed cluster/node, in
+ * time order (equal times keep the file's order, which is the export's merge order). Derived
+ * records (alerts, rates, verdicts) are skipped and counted; lines that are not records are counted
+ * and skipped.
  */
 public final class ExportFile {
 
@@ -67,12 +70,8 @@ public final class ExportFile {
           continue;
         }
         TopicSpec topic =
-            record instanceof NodeCounters node
-                ? switch (node.getSource()) {
-                  case PFC -> topics.pfc();
-                  case ECN -> topics.ecn();
-                  default -> topics.portCounters();
-                }
+            record instanceof NodeCounters || record instanceof FabricLink
+                ? topics.topicOf(record)
                 : byType.get(record.getClass());
         if (topic == null) {
           derived++;
@@ -88,8 +87,9 @@ public final class ExportFile {
     return new Result(records, malformed, derived, firstProblem);
   }
 
+  /** The key the collector publishes the record with. */
   private static String key(SpecificRecord record) {
-    return field(record, "cluster") + "/" + field(record, "node");
+    return RecordKeys.keyOf(record);
   }
 
   private static long time(SpecificRecord record) {

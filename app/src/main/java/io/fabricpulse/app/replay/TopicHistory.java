@@ -62,6 +62,29 @@ public final class TopicHistory {
   }
 
   /**
+   * {@link #read} of {@code raw} over [{@code from}, {@code to}], plus fabric.topology as it stood
+   * at {@code to}: every link record from the topic's start. The topic is compacted and a link is
+   * published when it appears or changes, often long before the range, and the topology join and
+   * the link capability check need the cabling the range ran on.
+   */
+  public Result readWithTopology(
+      List<TopicSpec> raw, Instant from, Instant to, NodeFilter nodes, Progress progress) {
+    Result counters = read(raw, from, to, nodes, progress);
+    TopicSpec topology = FabricTopics.defaults().topology();
+    Result links = read(List.of(topology), Instant.EPOCH, to, NodeFilter.ALL, progress);
+    List<HistoryRecord> all = new ArrayList<>(links.records());
+    all.addAll(counters.records());
+    all.sort(HistoryRecord.EVENT_TIME_ORDER);
+    List<String> warnings = new ArrayList<>(counters.warnings());
+    warnings.addAll(links.warnings());
+    return new Result(
+        all,
+        counters.undecodable() + links.undecodable(),
+        warnings,
+        counters.filteredOut() + links.filteredOut());
+  }
+
+  /**
    * The records of {@code topics} stamped in [{@code from}, {@code to}] whose node passes {@code
    * nodes}.
    */

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.fabricpulse.app.embedded.EmbeddedKafkaBroker;
 import io.fabricpulse.app.embedded.TopicBootstrap;
 import io.fabricpulse.avro.EcnMarks;
+import io.fabricpulse.avro.FabricLink;
+import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.avro.GpuEcc;
 import io.fabricpulse.avro.GpuXid;
+import io.fabricpulse.avro.LinkChangeKind;
 import io.fabricpulse.avro.NcclLog;
 import io.fabricpulse.avro.NodeCounters;
 import io.fabricpulse.avro.PfcPauseFrames;
@@ -79,7 +82,10 @@ class SimulatedAgentsIT {
       // by record type; the counter topics' NodeCounters by the type of their per-port views
       Map<Class<?>, List<SpecificRecord>> read = new HashMap<>();
       long total = 0;
-      for (TopicSpec spec : topics.raw()) {
+      List<TopicSpec> written = new ArrayList<>(topics.raw());
+      written.add(topics.topology());
+      written.add(topics.topologyChanges());
+      for (TopicSpec spec : written) {
         List<SpecificRecord> records = readAll(broker.bootstrapServers(), registry, spec);
         total += records.size();
         for (SpecificRecord record : records) {
@@ -97,10 +103,24 @@ class SimulatedAgentsIT {
           readAll(broker.bootstrapServers(), registry, topics.portCounters()).size(),
           "one port-counters record per node cycle");
 
-      // 16 nodes x (8 HCAs + the RoCE storage NIC) every second.
-      assertEquals(16 * 9 * 301, read.get(PortCounters.class).size());
+      // 16 nodes x (8 HCAs + the RoCE storage NIC) every second, and every 10 s the 192 switch
+      // ports (8 leaves x (16 host ports + 4 uplinks), 4 spines x 8)
+      assertEquals(16 * 9 * 301 + 192 * 31, read.get(PortCounters.class).size());
       assertTrue(read.get(PfcPauseFrames.class).size() >= 16 * 301, "ethtool every second");
       assertTrue(!read.get(EcnMarks.class).isEmpty(), "ECN counters");
+      // fabric01's fabric role: every 10 s iblinkinfo, then perfquery of the 12 switches
+      assertEquals(
+          12 * 31,
+          readAll(broker.bootstrapServers(), registry, topics.switchCounters()).size(),
+          "one switch-counters record per switch and sweep");
+      assertTrue(
+          read.get(FabricLink.class).size() >= sim.fatTree().orElseThrow().cables(),
+          "every cable on fabric.topology");
+      assertTrue(
+          read.get(FabricLinkChange.class).stream()
+              .map(FabricLinkChange.class::cast)
+              .anyMatch(c -> c.getChange() == LinkChangeKind.DISAPPEARED),
+          "the flapping ISL leaves the sweep while it is down");
       assertTrue(read.get(GpuEcc.class).size() >= 16 * 8 * 30, "nvidia-smi every 10 s");
       assertTrue(
           read.get(GpuXid.class).stream().map(GpuXid.class::cast).anyMatch(x -> x.getXid() == 48),
@@ -147,8 +167,17 @@ class SimulatedAgentsIT {
         }
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
           SpecificRecord value = decoder.deserialize(r.topic(), r.value());
-          Object node = value.get(value.getSchema().getField("node").pos());
-          assertEquals("lab/" + node, r.key(), "keyed cluster/node");
+          if (value == null) {
+            continue; // the tombstone of a link that left the sweep
+          }
+          if (value instanceof FabricLink link) {
+            assertEquals(link.getLinkId(), r.key(), "keyed by link");
+          } else if (value instanceof FabricLinkChange change) {
+            assertEquals(change.getLinkId(), r.key(), "keyed by link");
+          } else {
+            Object node = value.get(value.getSchema().getField("node").pos());
+            assertEquals("lab/" + node, r.key(), "keyed cluster/node");
+          }
           Object time = value.get(value.getSchema().getField("time").pos());
           assertEquals(((Instant) time).toEpochMilli(), r.timestamp(), "event-time timestamp");
           out.add(value);

@@ -1,6 +1,6 @@
 package io.fabricpulse.app.testing;
 
-import io.fabricpulse.avro.NodeCounters;
+import io.fabricpulse.avro.FabricLinkChange;
 import io.fabricpulse.collectors.sim.DemoFaults;
 import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.InjectedFault;
@@ -8,6 +8,7 @@ import io.fabricpulse.collectors.sim.SimulatedAgents;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
 import io.fabricpulse.schemas.serde.AvroSerde;
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.RecordKeys;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.rates.RateConfig;
@@ -129,7 +130,9 @@ public final class FaultScenario {
         FabricTopology.build(topics, registry, RuleSet.load(rules), RateConfig.defaults(), props);
     try (TopologyTestDriver driver = new TopologyTestDriver(topology, props, START)) {
       Map<String, TestInputTopic<String, byte[]>> inputs = new HashMap<>();
-      for (TopicSpec spec : topics.raw()) {
+      List<TopicSpec> read = new ArrayList<>(topics.raw());
+      read.add(topics.topology());
+      for (TopicSpec spec : read) {
         inputs.put(
             spec.name(),
             driver.createInputTopic(
@@ -139,12 +142,15 @@ public final class FaultScenario {
       for (long s = 0; s <= lastSecond; s++) {
         for (SimulatedAgents.HostRecords host : agents.collect(START.plusSeconds(s))) {
           for (SpecificRecord r : host.records()) {
-            String topic = rawTopicOf(topics, r);
+            if (r instanceof FabricLinkChange) {
+              continue; // fabric.topology.changes: for people, no pipeline input
+            }
+            String topic = topics.topicOf(r).name();
             byte[] value = serializers.get(r.getClass()).serialize(topic, r);
             long time = timeOf(r);
-            inputs.get(topic).pipeInput(host.identity().key(), value, time);
-            scenario.records.add(
-                new ProducerRecord<>(topic, null, time, host.identity().key(), value));
+            String key = RecordKeys.keyOf(r);
+            inputs.get(topic).pipeInput(key, value, time);
+            scenario.records.add(new ProducerRecord<>(topic, null, time, key, value));
           }
         }
         if (s == 30) {
@@ -202,29 +208,13 @@ public final class FaultScenario {
     return records.stream().filter(r -> r.topic().equals(topic)).count();
   }
 
-  /** The raw topic of a collector record: the one whose value type is the record's class. */
-  private static String rawTopicOf(FabricTopics topics, SpecificRecord record) {
-    if (record instanceof NodeCounters node) {
-      // contract 0.2: the three counter topics carry NodeCounters, told apart by source
-      return switch (node.getSource()) {
-        case PFC -> topics.pfc().name();
-        case ECN -> topics.ecn().name();
-        default -> topics.portCounters().name();
-      };
-    }
-    for (TopicSpec spec : topics.raw()) {
-      if (spec.valueType().equals(record.getClass())) {
-        return spec.name();
-      }
-    }
-    throw new IllegalArgumentException("no raw topic carries " + record.getClass());
-  }
-
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static Map<Class<?>, Serializer<SpecificRecord>> serializers(
       FabricTopics topics, String registry) {
     Map<Class<?>, Serializer<SpecificRecord>> serializers = new HashMap<>();
-    for (TopicSpec spec : topics.raw()) {
+    List<TopicSpec> written = new ArrayList<>(topics.raw());
+    written.add(topics.topology());
+    for (TopicSpec spec : written) {
       serializers.put(
           spec.valueType(),
           (Serializer) AvroSerde.forValues(spec.valueType(), registry).serializer());

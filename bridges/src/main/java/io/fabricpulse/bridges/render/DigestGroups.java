@@ -11,9 +11,15 @@ import java.util.regex.Pattern;
  * How a digest groups its alerts: the alerts of one incident (the topology join's {@code incident}
  * label: one kind on either end of one cable, alerts/README "The topology join") in one state are
  * one entry and one line naming both ends; the entries of a switch (a leaf or spine: an alert on
- * one of its ports, or an incident with one end on it) go under one heading per switch.
+ * one of its ports, an incident with one end on it, or a host port's alert whose cable ends on it)
+ * go under one heading per switch.
  */
 public final class DigestGroups {
+
+  /** The topology join's labels naming the other end of the alert's cable. */
+  static final String PEER_NODE_LABEL = "peer_node";
+
+  static final String PEER_TYPE_LABEL = "peer_type";
 
   /** The label the topology join gives every alert of one incident on one cable. */
   public static final String INCIDENT_LABEL = "incident";
@@ -56,9 +62,25 @@ public final class DigestGroups {
           break;
         }
       }
+      for (int i = 0; switchName == null && i < members.size(); i++) {
+        switchName = switchAtTheOtherEnd(members.get(i));
+      }
       out.add(new Entry(List.copyOf(members), switchName));
     }
     return out;
+  }
+
+  /**
+   * The switch at the other end of a host port alert's cable (the topology join's {@code peer_type}
+   * SWITCH and {@code peer_node}), so a host's page goes under its leaf; null otherwise.
+   */
+  private static String switchAtTheOtherEnd(Alert a) {
+    Map<String, String> labels = a.getLabels();
+    if (labels == null || !"SWITCH".equals(labels.get(PEER_TYPE_LABEL))) {
+      return null;
+    }
+    String name = labels.get(PEER_NODE_LABEL);
+    return name == null || name.isBlank() ? null : name;
   }
 
   /**

@@ -176,14 +176,35 @@ class MessageRendererTest {
         zh.digestLines(List.of(switchFlap, hostFlap)).get(1));
     assertEquals("**leaf-07**（交换机，2 条告警）", zh.digestLines(List.of(switchFlap, hostFlap)).get(0));
     // one end firing, the other already resolved: two lines, the incident is not merged across
-    // states
+    // states; both under the leaf, where the host's cable ends
     Alert hostResolved = TestAlerts.resolved(hostFlap, Instant.parse("2026-12-01T11:31:00Z"));
     assertEquals(
         List.of(
-            "- [RESOLVED] LINK_FLAP **gpu007 mlx5_3/1** (peer leaf-07 port 12) resolved after 1m0s",
-            "**leaf-07** (switch, 1 alert)",
-            "- [WARNING] LINK_FLAP **leaf-07 port 12** (peer gpu007 mlx5_3 port 1), since 19:30:00"),
+            "**leaf-07** (switch, 2 alerts)",
+            "- [WARNING] LINK_FLAP **leaf-07 port 12** (peer gpu007 mlx5_3 port 1), since 19:30:00",
+            "- [RESOLVED] LINK_FLAP **gpu007 mlx5_3/1** (peer leaf-07 port 12) resolved after 1m0s"),
         r.digestLines(List.of(switchFlap, hostResolved)));
+  }
+
+  @Test
+  void aHostPortAlertGoesUnderTheLeafItsCableEndsOn() {
+    MessageRenderer r = new MessageRenderer(Language.EN, SHANGHAI, null);
+    // symbol errors counted by gpu003's HCA only, and a drop seen from both ends of gpu009's cable
+    Alert dirty =
+        TestAlerts.hostEnd("h1", AlertKind.PHY_ERRORS, "gpu003", 2, "leaf-03", 3, "inc-dirty");
+    Alert down =
+        TestAlerts.hostEnd("h2", AlertKind.LINK_DOWN, "gpu009", 2, "leaf-03", 9, "inc-down");
+    Alert leafDown =
+        TestAlerts.switchEnd(
+            "w1", AlertKind.LINK_DOWN, "leaf-03", 9, "gpu009 mlx5_2 port 1", "inc-down");
+    Alert storm = TestAlerts.storm("s1", "gpu001"); // a RoCE netdev: no cable on the topology
+    assertEquals(
+        List.of(
+            "- [CRITICAL] PAUSE_STORM **gpu001 ens9f0np0 prio 3** 0.42 ratio (threshold 0.1 ratio), since 19:30:00",
+            "**leaf-03** (switch, 3 alerts)",
+            "- [WARNING] PHY_ERRORS **gpu003 mlx5_2/1** (peer leaf-03 port 3), since 19:30:00",
+            "- [WARNING] LINK_DOWN **gpu009 mlx5_2/1 <-> leaf-03 port 9** on both ends (2 alerts), since 19:30:00"),
+        r.digestLines(List.of(dirty, storm, down, leafDown)));
   }
 
   @Test

@@ -59,6 +59,8 @@ public final class TestAlerts {
                 switchGuid(sw),
                 "peer_port",
                 Integer.toString(swPort),
+                "peer_type",
+                "SWITCH",
                 "link_id",
                 "demo/" + switchGuid(sw) + ":" + swPort + "<->" + node,
                 "incident",
