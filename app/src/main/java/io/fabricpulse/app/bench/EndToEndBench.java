@@ -137,6 +137,11 @@ public final class EndToEndBench {
   private Result phases(EmbeddedPipeline pipeline, Admin admin, Path dataDir)
       throws IOException, InterruptedException {
     List<String> raw = pipeline.topics().raw().stream().map(TopicSpec::name).toList();
+    // Every topic the fleet's agents write: the raw topics and, from the fabric collector
+    // (fabric01), the topology and its change log.
+    List<String> written = new ArrayList<>(raw);
+    written.add(pipeline.topics().topology().name());
+    written.add(pipeline.topics().topologyChanges().name());
     Instant simStart =
         Instant.now()
             .minus(settings.simulated())
@@ -180,7 +185,7 @@ public final class EndToEndBench {
     // 2. baseline
     createTopic(admin, PassThroughBaseline.OUTPUT_TOPIC, pipeline.topics().rates().partitions());
     double baselineSeconds =
-        PassThroughBaseline.run(pipeline.bootstrapServers(), raw, published, STALL);
+        PassThroughBaseline.run(pipeline.bootstrapServers(), written, published, STALL);
     double baseline = portSamples / baselineSeconds;
     out.printf(
         Locale.ROOT,
@@ -194,6 +199,7 @@ public final class EndToEndBench {
     pipeline.startStreams(line -> out.println("  " + line));
     long t3 = System.nanoTime();
     List<String> streamsTopics = new ArrayList<>(raw);
+    streamsTopics.add(pipeline.topics().topology().name());
     streamsTopics.add(pipeline.topics().rates().name());
     awaitGroup(lag, FabricTopology.APPLICATION_ID, streamsTopics, "streams");
     double streamsSeconds = secondsSince(t3);

@@ -483,7 +483,11 @@ class DashboardQueriesIT {
     assertEquals("gpu001 mlx5_0 port 1", peers.get("LINK_FLAP leaf01 port 1"), peers.toString());
   }
 
-  /** The first target of the switch/ISL dashboard's panel {@code title}, run over the store. */
+  /**
+   * The first target of the switch/ISL dashboard's panel {@code title}, run over the store with the
+   * dashboard's cluster variable set to the switch-port scenario's cluster, as an operator picks
+   * it.
+   */
   private static JsonNode panel(String title) throws Exception {
     Dashboards.Query query =
         Dashboards.load(dashboardsDir()).stream()
@@ -492,7 +496,8 @@ class DashboardQueriesIT {
             .filter(q -> q.where().equals("panel '" + title + "' A"))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no panel " + title));
-    JsonNode result = influx.query(DB, substitute(query.influxql(), rangeOf(query.influxql())));
+    String influxql = query.influxql().replace("$cluster", SwitchPortScenario.CLUSTER);
+    JsonNode result = influx.query(DB, substitute(influxql, rangeOf(influxql)));
     assertTrue(!result.has("error") && result.has("series"), title + ": " + result);
     return result;
   }

@@ -55,7 +55,8 @@ import org.apache.kafka.streams.TopologyTestDriver;
  */
 final class SwitchPortScenario {
 
-  static final String CLUSTER = "demo";
+  // Its own cluster: the fault scenario's fleet (cluster demo) has a fat tree with a leaf01 too.
+  static final String CLUSTER = "ibsim";
   static final int SWEEPS = 12;
   static final long SWEEP_SECONDS = 10;
 
