@@ -10,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The labels of the topology join: the other end of the alert's port, the link's incident. */
-final class PeerLabels {
+public final class PeerLabels {
 
   private PeerLabels() {}
 
@@ -19,7 +19,7 @@ final class PeerLabels {
    * 128 bits of SHA-256 over {@code incident/<kind>}, the link id and 0 ({@link AlertIds#of}), hex.
    * A function of the cable and the kind only, so both ends' alerts get it whichever arrives first.
    */
-  static String incident(AlertKind kind, String linkId) {
+  public static String incident(AlertKind kind, String linkId) {
     return AlertIds.of("incident/" + kind, linkId, 0);
   }
 

@@ -1,6 +1,7 @@
 package io.fabricpulse.streams.detect.capability;
 
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.FabricNodeType;
 import io.fabricpulse.avro.LinkPort;
@@ -13,6 +14,8 @@ import io.fabricpulse.streams.alerts.Lineage;
 import io.fabricpulse.streams.alerts.Message;
 import io.fabricpulse.streams.alerts.Observation;
 import io.fabricpulse.streams.detect.DetectorProcessor;
+import io.fabricpulse.streams.peers.LinkPeers;
+import io.fabricpulse.streams.peers.PeerLabels;
 import io.fabricpulse.streams.rules.Rule;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,8 +29,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Judges each fabric.topology record: a link below what both ends support holds (and fires at once:
  * the sweep has already seen the trained link), any other record of the link, or its tombstone, is
  * clean at its time. The alert's subject is the host end of a host link (so it reads like the
- * host's own link alerts) or end_a of a switch-to-switch link; labels {@code peer}, {@code
- * peer_node}, {@code peer_guid}, {@code peer_port} name the other end.
+ * host's own link alerts) or end_a of a switch-to-switch link; it carries the topology join's
+ * labels itself ({@link LinkPeers}: {@code peer}, {@code peer_node}, {@code peer_type}, {@code
+ * peer_guid}, {@code peer_port} name the other end, {@code link_id} and {@code incident} the
+ * cable), since its input is the link record the join would look up.
  */
 final class LinkCapabilityProcessor extends DetectorProcessor<FabricLink> {
 
@@ -152,12 +157,18 @@ final class LinkCapabilityProcessor extends DetectorProcessor<FabricLink> {
     evidence.put("source", link.getSource().name());
     evidence.put("observed_by", link.getObservedBy());
     Map<String, String> labels = new LinkedHashMap<>();
-    labels.put("peer", Subjects.label(peer));
+    labels.put(LinkPeers.PEER, Subjects.label(peer));
     if (peer.getNodeDescription() != null) {
-      labels.put("peer_node", peer.getNodeDescription());
+      labels.put(LinkPeers.PEER_NODE, peer.getNodeDescription());
     }
-    labels.put("peer_guid", peer.getGuid());
-    labels.put("peer_port", Integer.toString(peer.getPort()));
+    if (peer.getNodeType() != null) {
+      labels.put(LinkPeers.PEER_TYPE, peer.getNodeType().name());
+    }
+    labels.put(LinkPeers.PEER_GUID, peer.getGuid());
+    labels.put(LinkPeers.PEER_PORT, Integer.toString(peer.getPort()));
+    labels.put(LinkPeers.LINK_ID, link.getLinkId());
+    labels.put(
+        LinkPeers.INCIDENT, PeerLabels.incident(AlertKind.LINK_BELOW_CAPABILITY, link.getLinkId()));
     Message summary =
         Message.of(
             "link_below_capability.firing",

@@ -14,6 +14,7 @@ import io.fabricpulse.avro.TopologySource;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
+import io.fabricpulse.streams.peers.PeerLabels;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.file.Path;
@@ -165,7 +166,12 @@ class LinkCapabilityDetectorTest {
     assertEquals("spine01", a.getLabels().get("peer_node"));
     assertEquals("0x0000000000200002", a.getLabels().get("peer_guid"));
     assertEquals("2", a.getLabels().get("peer_port"));
+    assertEquals("SWITCH", a.getLabels().get("peer_type"));
     assertEquals(ISL, a.getEvidence().get("link_id"));
+    assertEquals(ISL, a.getLabels().get("link_id"));
+    // the cable's incident key, the same the topology join gives both ends' own link alerts
+    assertEquals(
+        PeerLabels.incident(AlertKind.LINK_BELOW_CAPABILITY, ISL), a.getLabels().get("incident"));
 
     pipe(ISL, isl(T0.plusSeconds(300), 1, 4), T0.plusSeconds(300)); // republished: no repeat
     assertEquals(List.of(), alerts.readValuesToList());
@@ -191,6 +197,8 @@ class LinkCapabilityDetectorTest {
     assertEquals("leaf-07", a.getLabels().get("peer_node"));
     assertEquals("0x7cfe9003009ce5b0", a.getLabels().get("peer_guid"));
     assertEquals("12", a.getLabels().get("peer_port"));
+    assertEquals("SWITCH", a.getLabels().get("peer_type"));
+    assertEquals(HOST_LINK, a.getLabels().get("link_id"));
     assertEquals(
         "gpu007 mlx5_3 port 1 <-> leaf-07 port 12 runs at 4X HDR, both ends support 4X NDR",
         a.getSummary());
