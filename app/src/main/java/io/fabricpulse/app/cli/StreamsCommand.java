@@ -5,6 +5,7 @@ import io.fabricpulse.app.interactive.QueryApi;
 import io.fabricpulse.app.run.BrokerWatch;
 import io.fabricpulse.app.run.BundledRules;
 import io.fabricpulse.app.run.StreamsRunner;
+import io.fabricpulse.app.status.HealthCheck;
 import io.fabricpulse.app.status.LiveStatus;
 import io.fabricpulse.collectors.core.IoReason;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
@@ -21,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -219,7 +221,7 @@ public final class StreamsCommand implements Callable<Integer> {
     String servers = client.getProperty("bootstrap.servers");
     // warns within seconds while Kafka does not answer, at start and later
     try (BrokerWatch watch = BrokerWatch.start(client)) {
-      return run(client, topics, state, rules, servers, statusAccess);
+      return run(client, topics, state, rules, servers, statusAccess, watch);
     }
   }
 
@@ -229,7 +231,8 @@ public final class StreamsCommand implements Callable<Integer> {
       Path state,
       RuleSet rules,
       String servers,
-      StatusAccess statusAccess)
+      StatusAccess statusAccess,
+      BrokerWatch watch)
       throws Exception {
     spec.commandLine().getOut().println("connecting to " + servers + " to check the topics...");
     spec.commandLine().getOut().flush();
@@ -287,7 +290,8 @@ public final class StreamsCommand implements Callable<Integer> {
         spec.commandLine().getOut().println("query API: " + queryApi.url());
       }
       if (statusPort != null) {
-        status = startStatusPage(topics, client, statusAccess);
+        status =
+            startStatusPage(topics, client, statusAccess, List.of(watch.health(), runner.health()));
       }
       spec.commandLine()
           .getOut()
@@ -366,10 +370,11 @@ public final class StreamsCommand implements Callable<Integer> {
     return new StatusAccess(address, token);
   }
 
-  private LiveStatus startStatusPage(FabricTopics topics, Properties client, StatusAccess access) {
+  private LiveStatus startStatusPage(
+      FabricTopics topics, Properties client, StatusAccess access, List<HealthCheck> checks) {
     try {
       LiveStatus status =
-          LiveStatus.start(topics, client, access.address(), statusPort, access.token());
+          LiveStatus.start(topics, client, access.address(), statusPort, access.token(), checks);
       spec.commandLine().getOut().println("status page: " + status.url());
       return status;
     } catch (IOException e) {

@@ -2,6 +2,7 @@ package io.fabricpulse.app.demo;
 
 import io.fabricpulse.app.cli.ExitCodes;
 import io.fabricpulse.app.run.EmbeddedPipeline;
+import io.fabricpulse.app.status.HealthCheck;
 import io.fabricpulse.app.status.LiveStatus;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
@@ -12,6 +13,7 @@ import io.fabricpulse.collectors.sim.InjectedFault;
 import io.fabricpulse.collectors.sim.SimulatedFatTree;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
 import io.fabricpulse.sinks.influx.InfluxSchema;
+import io.fabricpulse.sinks.influx.InfluxSink;
 import io.fabricpulse.sinks.questdb.EmbeddedQuestDb;
 import io.fabricpulse.streams.FabricTopology;
 import java.io.IOException;
@@ -483,6 +485,28 @@ public final class Demo {
     }
   }
 
+  /** What the demo's status page vouches for besides its feed: streams and the sink. */
+  private static List<HealthCheck> healthChecks(EmbeddedPipeline pipeline) {
+    List<HealthCheck> checks = new ArrayList<>();
+    // the pipeline's current instance (a restart replaces it)
+    checks.add(new HealthCheck("streams", () -> pipeline.streams().health().probe().get()));
+    if (pipeline.sink() != null) {
+      InfluxSink sink = pipeline.sink();
+      checks.add(
+          new HealthCheck(
+              "sink",
+              () ->
+                  sink.isBackingOff()
+                      ? HealthCheck.Result.failing(
+                          "the time-series store refuses writes or does not answer: retrying,"
+                              + " consumption paused, "
+                              + sink.metrics().writeFailures()
+                              + " failed attempts")
+                      : HealthCheck.Result.ok(sink.metrics().pointsWritten() + " points written")));
+    }
+    return checks;
+  }
+
   /** The live status page on 127.0.0.1 (null when off, or when its port is taken: said once). */
   private LiveStatus startStatusPage(EmbeddedPipeline pipeline) {
     if (settings.statusPort() == 0) {
@@ -495,7 +519,8 @@ public final class Demo {
               pipeline.consumerConfig(PipelineDrain.CONSOLE_GROUP + "-status"),
               java.net.InetAddress.getLoopbackAddress(),
               settings.statusPort(),
-              statusToken);
+              statusToken,
+              healthChecks(pipeline));
       out.printf("  status page: %s%n%n", status.url());
       return status;
     } catch (IOException e) {

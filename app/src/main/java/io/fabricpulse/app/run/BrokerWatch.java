@@ -1,5 +1,6 @@
 package io.fabricpulse.app.run;
 
+import io.fabricpulse.app.status.HealthCheck;
 import io.fabricpulse.schemas.health.OutageLog;
 import java.time.Duration;
 import java.util.Optional;
@@ -33,6 +34,8 @@ public final class BrokerWatch implements AutoCloseable {
 
   private final Admin admin;
   private final OutageLog outage;
+  private final String what;
+  private volatile String lastWarning;
   private final Consumer<OutageLog.Line> listener;
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
@@ -45,6 +48,7 @@ public final class BrokerWatch implements AutoCloseable {
   private BrokerWatch(Admin admin, String what, Consumer<OutageLog.Line> listener) {
     this.admin = admin;
     this.listener = listener;
+    this.what = what;
     this.outage = new OutageLog(what, WARN_AFTER, REPEAT_EVERY);
   }
 
@@ -84,11 +88,27 @@ public final class BrokerWatch implements AutoCloseable {
     return outage.down();
   }
 
+  /**
+   * The status page's check: Kafka answers, or the latest warning of the outage ({@code Kafka at
+   * HOST:PORT unreachable for 12 s: ...}).
+   */
+  public HealthCheck health() {
+    return new HealthCheck(
+        "kafka",
+        () -> {
+          String warning = lastWarning;
+          return outage.down() && warning != null
+              ? HealthCheck.Result.failing(warning)
+              : HealthCheck.Result.ok(what + " answers");
+        });
+  }
+
   private void checkAndLog() {
     check(System.nanoTime())
         .ifPresent(
             l -> {
               if (l.warning()) {
+                lastWarning = l.text();
                 log.warn(l.text());
               } else {
                 log.info(l.text());

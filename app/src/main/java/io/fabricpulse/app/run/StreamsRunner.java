@@ -1,5 +1,6 @@
 package io.fabricpulse.app.run;
 
+import io.fabricpulse.app.status.HealthCheck;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -91,6 +92,34 @@ public final class StreamsRunner implements AutoCloseable {
   /** The exception that stopped the application (past the replacement bound), if any. */
   public Throwable failure() {
     return failure.get();
+  }
+
+  /**
+   * The status page's check: RUNNING or REBALANCING (work moving between instances) pass; any other
+   * state fails, naming it, and the failure that stopped the application.
+   */
+  public HealthCheck health() {
+    return new HealthCheck(
+        "streams",
+        () -> {
+          KafkaStreams.State state = streams.state();
+          Throwable stoppedBy = failure.get();
+          int threads = streams.metadataForLocalThreads().size();
+          String replaced = replacedThreads.get() + " replaced after a failure";
+          if (stoppedBy != null) {
+            return HealthCheck.Result.failing(
+                state
+                    + ": stopped by "
+                    + stoppedBy.getClass().getSimpleName()
+                    + " in a stream thread, "
+                    + replaced);
+          }
+          return switch (state) {
+            case RUNNING, REBALANCING ->
+                HealthCheck.Result.ok(state + ", " + threads + " stream threads, " + replaced);
+            default -> HealthCheck.Result.failing(state + ", " + replaced);
+          };
+        });
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.fabricpulse.app.status;
 
 import io.fabricpulse.schemas.topics.FabricTopics;
 import java.io.IOException;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -41,9 +42,26 @@ public final class LiveStatus implements AutoCloseable {
       int port,
       io.fabricpulse.schemas.http.BearerToken token)
       throws IOException {
+    return start(topics, clientConfig, address, port, token, List.of());
+  }
+
+  /**
+   * As above; the page also reports {@code checks} (Kafka, the streams application) after its own
+   * feed's.
+   */
+  public static LiveStatus start(
+      FabricTopics topics,
+      Properties clientConfig,
+      java.net.InetAddress address,
+      int port,
+      io.fabricpulse.schemas.http.BearerToken token,
+      List<HealthCheck> checks)
+      throws IOException {
     StatusBoard board = new StatusBoard();
     StatusPage page = StatusPage.start(board, address, port, token);
     StatusFeed feed = new StatusFeed(board, topics, clientConfig);
+    checks.forEach(board::addCheck);
+    board.addCheck(feed.health());
     Thread thread = new Thread(feed, "status-page-feed");
     thread.setDaemon(true);
     thread.start();

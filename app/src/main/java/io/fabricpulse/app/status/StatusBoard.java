@@ -16,14 +16,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * What the live status page shows, kept up to date from the pipeline's topics ({@link StatusFeed}):
  * the active alerts (fabric.alerts.active), the latest link, subnet-manager and NCCL fallback
  * events (fabric.alerts), the most congested ports and every node's pause ratio per priority
  * (fabric.rates, read through the sink's names so the page and the dashboards show the same
- * numbers), and the NCCL transport of every job and host (fabric.nccl.transport). Thread safe: the
- * feed writes, the page's HTTP threads read {@link #snapshot()}.
+ * numbers), the NCCL transport of every job and host (fabric.nccl.transport), and the health of the
+ * parts that run it ({@link HealthCheck}s). Thread safe: the feed writes, the page's HTTP threads
+ * read {@link #snapshot()} and {@link #health()}.
  */
 public final class StatusBoard {
 
@@ -50,6 +52,7 @@ public final class StatusBoard {
   private final Map<String, PortWait> portWait = new TreeMap<>();
   private final Map<String, Double[]> pauseByNode = new TreeMap<>();
   private final Map<String, NcclTransport> transports = new TreeMap<>();
+  private final List<HealthCheck> checks = new CopyOnWriteArrayList<>();
   private long updates;
 
   /** A port's latest xmit wait (ticks per second: time its sender had data but no credits). */
@@ -102,8 +105,42 @@ public final class StatusBoard {
     transports.put(verdict.getJob() + "/" + verdict.getHost(), verdict);
   }
 
+  /** Adds a part whose health the page reports, in the order added. */
+  public void addCheck(HealthCheck check) {
+    checks.add(check);
+  }
+
+  /**
+   * {@code ok} (every check passes; true with none) and {@code checks}: each check's {@code name},
+   * {@code ok} and {@code detail}. Not under the board's lock: a probe never waits for the feed.
+   */
+  public Map<String, Object> health() {
+    List<Map<String, Object>> results = new ArrayList<>();
+    boolean ok = true;
+    for (HealthCheck check : checks) {
+      HealthCheck.Result r = check.run();
+      ok &= r.ok();
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("name", check.name());
+      m.put("ok", r.ok());
+      m.put("detail", r.detail());
+      results.add(m);
+    }
+    Map<String, Object> health = new LinkedHashMap<>();
+    health.put("ok", ok);
+    health.put("checks", results);
+    return health;
+  }
+
   /** Everything the page shows, as plain maps and lists (serialised to JSON). */
-  public synchronized Map<String, Object> snapshot() {
+  public Map<String, Object> snapshot() {
+    Map<String, Object> health = health();
+    Map<String, Object> s = tables();
+    s.put("health", health);
+    return s;
+  }
+
+  private synchronized Map<String, Object> tables() {
     Map<String, Object> s = new LinkedHashMap<>();
     List<Map<String, Object>> alerts = new ArrayList<>();
     active.values().stream()

@@ -30,6 +30,8 @@ public final class StatusFeed implements Runnable, AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
   private final StatusRecords records;
   private final AtomicBoolean stop = new AtomicBoolean();
+  private volatile long read;
+  private volatile String stoppedBy;
 
   /**
    * @param clientConfig Kafka client settings with {@code bootstrap.servers} and the serde's {@code
@@ -70,15 +72,36 @@ public final class StatusFeed implements Runnable, AutoCloseable {
       while (!stop.get()) {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
           records.apply(r.topic(), r.key(), r.value());
+          read++;
         }
       }
     } catch (WakeupException e) {
       if (!stop.get()) {
+        stoppedBy = e.getClass().getSimpleName();
         throw e;
       }
+    } catch (RuntimeException | Error e) {
+      stoppedBy = e.getClass().getSimpleName();
+      throw e;
     } finally {
       consumer.close();
     }
+  }
+
+  /**
+   * The feed's own health: reading (records read, records skipped as undecodable), or stopped by an
+   * error (the page then shows stale tables, and says so).
+   */
+  public HealthCheck health() {
+    return new HealthCheck(
+        "status feed",
+        () -> {
+          String counts = read + " records read, " + records.skipped() + " undecodable skipped";
+          String error = stoppedBy;
+          return error == null
+              ? HealthCheck.Result.ok(counts)
+              : HealthCheck.Result.failing("stopped by " + error + " after " + counts);
+        });
   }
 
   private List<TopicPartition> partitions(String... names) {

@@ -10,13 +10,16 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The live status page on 127.0.0.1: {@code /} is a plain HTML/JS page (no build step, no external
- * resource) that polls {@code /api/status}, the {@link StatusBoard}'s snapshot as JSON, every 5 s.
+ * resource) that polls {@code /api/status}, the {@link StatusBoard}'s snapshot as JSON, every 5 s;
+ * {@code /api/health} is the health part alone, 200 when every check passes and 503 otherwise.
  */
 public final class StatusPage implements AutoCloseable {
 
@@ -62,19 +65,9 @@ public final class StatusPage implements AutoCloseable {
           } else if (path.equals("/") || path.equals("/index.html")) {
             send(exchange, 200, "text/html; charset=utf-8", page);
           } else if (path.equals("/api/status")) {
-            byte[] body;
-            try {
-              body = JSON.writeValueAsBytes(board.snapshot());
-            } catch (RuntimeException e) {
-              log.error("status page: cannot build the status", e);
-              send(
-                  exchange,
-                  500,
-                  "text/plain",
-                  "cannot build the status; see the log".getBytes(StandardCharsets.UTF_8));
-              return;
-            }
-            send(exchange, 200, "application/json", body);
+            sendJson(exchange, board::snapshot, false);
+          } else if (path.equals("/api/health")) {
+            sendJson(exchange, board::health, true);
           } else {
             send(exchange, 404, "text/plain", "not found".getBytes(StandardCharsets.UTF_8));
           }
@@ -110,6 +103,31 @@ public final class StatusPage implements AutoCloseable {
         "a token is required: Authorization: Bearer TOKEN, or open /?token=TOKEN"
             .getBytes(StandardCharsets.UTF_8));
     return false;
+  }
+
+  /**
+   * {@code what} as JSON, 200; with {@code healthStatus}, 503 when its {@code ok} is false (what a
+   * load balancer or a Kubernetes probe reads).
+   */
+  private static void sendJson(
+      HttpExchange exchange, Supplier<Map<String, Object>> what, boolean healthStatus)
+      throws IOException {
+    Map<String, Object> value;
+    byte[] body;
+    try {
+      value = what.get();
+      body = JSON.writeValueAsBytes(value);
+    } catch (RuntimeException e) {
+      log.error("status page: cannot build {}", exchange.getRequestURI().getPath(), e);
+      send(
+          exchange,
+          500,
+          "text/plain",
+          "cannot build the status; see the log".getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    int status = healthStatus && !Boolean.TRUE.equals(value.get("ok")) ? 503 : 200;
+    send(exchange, status, "application/json", body);
   }
 
   private static Thread daemon(Runnable r) {

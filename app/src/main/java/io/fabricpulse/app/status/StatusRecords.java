@@ -33,7 +33,7 @@ final class StatusRecords {
 
   private final AvroDeserializer<NcclTransport> transports =
       new AvroDeserializer<>(NcclTransport.class);
-  private long skipped;
+  private volatile long skipped;
 
   /**
    * @param serde the serde settings, at least {@code schema.registry.url}

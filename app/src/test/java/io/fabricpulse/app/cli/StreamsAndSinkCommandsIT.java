@@ -24,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -135,6 +136,17 @@ class StreamsAndSinkCommandsIT {
                   .body();
           java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
         }
+        // and vouches for what runs it: Kafka answering, the application RUNNING, its own feed
+        HttpResponse<String> health =
+            http.send(
+                HttpRequest.newBuilder(URI.create(page.group(1) + "api/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, health.statusCode(), health.body());
+        for (String check : List.of("kafka", "streams", "status feed")) {
+          assertTrue(
+              health.body().contains("{\"name\":\"" + check + "\",\"ok\":true,"), health.body());
+        }
+        assertTrue(health.body().contains("\"detail\":\"RUNNING, "), health.body());
         assertEquals(
             0.0,
             Double.parseDouble(rows.get(1).get("local_ack_timeout_err_per_s")),

@@ -164,6 +164,11 @@ class FaultsUnderLoadIT {
           }
           if (brokerDownSince >= 0 && elapsed(brokerDownSince, BROKER_DOWN_FOR)) {
             f.brokerDownSeconds = seconds(brokerDownSince);
+            // what the status page and /api/health show during the outage
+            var kafka = brokerWatch.health().probe().get();
+            assertTrue(
+                !kafka.ok() && kafka.detail().contains("unreachable for"),
+                "the health check says Kafka is down: " + kafka);
             long t0 = System.nanoTime();
             pipeline.broker().restart(Duration.ofSeconds(120));
             f.brokerRestartSeconds = seconds(t0);
@@ -171,6 +176,7 @@ class FaultsUnderLoadIT {
             long ratesBefore = watcher.rates();
             awaitTrue(() -> watcher.rates() > ratesBefore, "rates flowing after the restart");
             f.ratesAgainSeconds = seconds(restartedAt);
+            awaitTrue(() -> brokerWatch.health().probe().get().ok(), "the health check passing");
             brokerDownSince = -1;
           }
           if (s == STORE_DOWN_AT) {

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The live status page in a real browser (Debian's headless Chromium): the seeded fault scenario's
  * alerts, rates and NCCL verdicts, in their wire format, go onto the page's board; Chromium loads
  * the page from 127.0.0.1, runs its script, and the rendered DOM must show every alert still active
- * at the end of the scenario, the storm node's pause row and the GPUDirect RDMA fallback job. The
- * screenshot is written to app/target/status-page.png (the README's picture).
+ * at the end of the scenario, the storm node's pause row, the GPUDirect RDMA fallback job, and the
+ * health of the parts behind the page, a failing one first. The screenshot is written to
+ * app/target/status-page.png (the README's picture).
  */
 class StatusPageChromiumIT {
 
@@ -64,6 +65,10 @@ class StatusPageChromiumIT {
       }
     }
     assertTrue(!stillFiring.isEmpty(), "the scenario ends with alerts firing");
+    board.addCheck(
+        new HealthCheck("kafka", () -> HealthCheck.Result.ok("Kafka at 127.0.0.1:9092 answers")));
+    String storeDown = "the time-series store does not answer: retrying";
+    board.addCheck(new HealthCheck("sink", () -> HealthCheck.Result.failing(storeDown)));
 
     try (StatusPage page = StatusPage.start(board, 0)) {
       Path screenshot = Path.of("target", "status-page.png").toAbsolutePath();
@@ -90,6 +95,10 @@ class StatusPageChromiumIT {
               .node();
       assertTrue(dom.contains("<td>" + stormNode + " "), "pause strip row of " + stormNode);
       assertTrue(dom.contains("<td>job-gdr-fallback</td>"), "NCCL job row");
+      // the failing part first, flagged; the healthy one after it
+      int failing = dom.indexOf("<li class=\"bad\" data-check=\"sink\">FAILING sink: " + storeDown);
+      int ok = dom.indexOf("<li class=\"good\" data-check=\"kafka\">ok kafka: Kafka at");
+      assertTrue(failing >= 0 && ok > failing, "health lines on the page:\n" + dom);
     }
   }
 

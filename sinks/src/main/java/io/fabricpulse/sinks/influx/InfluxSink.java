@@ -110,7 +110,7 @@ public final class InfluxSink implements Runnable, AutoCloseable {
   private long pausedNanos;
   private long pauseStartNanos;
   private long oldestUnflushedNanos = -1;
-  private boolean backingOff;
+  private volatile boolean backingOff; // read by the status page's check
   private int failedAttempts;
   private long nextAttemptNanos;
   private boolean healthWritten;
