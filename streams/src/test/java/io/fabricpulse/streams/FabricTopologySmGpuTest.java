@@ -13,6 +13,7 @@ import io.fabricpulse.streams.detect.gpu.GpuHealthDetector;
 import io.fabricpulse.streams.detect.sm.SubnetManagerDetector;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -20,7 +21,6 @@ import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
@@ -33,11 +33,7 @@ class FabricTopologySmGpuTest {
 
   @Test
   void smAndGpuDetectorsRunInTheFullTopologyWithExplicitNames() throws Exception {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "fabric-smgpu-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props = DriverSettings.of("fabric-smgpu-test", stateDir.toString());
     FabricTopics topics = FabricTopics.defaults();
     RuleSet rules = RuleSet.load(RepoPaths.alertRules());
     Topology topology =

@@ -18,6 +18,7 @@ import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -30,7 +31,6 @@ import org.apache.avro.Schema;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
@@ -110,11 +110,8 @@ class RegistrySettingsTest {
   private List<byte[]> failover(
       Map<String, Object> topologySettings, Map<String, Object> inputSettings, String name)
       throws Exception {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "registry-settings-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(name).toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props =
+        DriverSettings.of("registry-settings-test", stateDir.resolve(name).toString());
     FabricTopics topics = FabricTopics.defaults();
     var topology =
         FabricTopology.build(

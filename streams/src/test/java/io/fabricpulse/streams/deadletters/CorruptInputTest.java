@@ -28,6 +28,7 @@ import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +52,6 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
@@ -171,11 +171,8 @@ class CorruptInputTest {
     sim.ncclGdrFallback("job-gdr-fallback", List.of(nodes.get(3)), START.plusSeconds(5));
     SimulatedAgents agents = new SimulatedAgents(sim);
 
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, FabricTopology.APPLICATION_ID);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(name).toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props =
+        DriverSettings.of(FabricTopology.APPLICATION_ID, stateDir.resolve(name).toString());
     // the topology of the streams command, with the query API's stores
     props.put(StreamsSettings.QUERY_STORES, "true");
     String registry = "mock://corrupt-input-" + name;

@@ -14,6 +14,7 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,7 +26,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
@@ -53,11 +53,7 @@ class OtherNicsThroughTheRateStageTest {
 
   /** Pipes seconds 0..{@code seconds} of the story through the whole topology; its alerts. */
   private List<Alert> run(String scope, int seconds, Story story) throws Exception {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, FabricTopology.APPLICATION_ID);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props = DriverSettings.of(FabricTopology.APPLICATION_ID, stateDir.toString());
     FabricTopics topics = FabricTopics.defaults();
     String registry = "mock://other-nics-" + scope;
     try (TopologyTestDriver driver =

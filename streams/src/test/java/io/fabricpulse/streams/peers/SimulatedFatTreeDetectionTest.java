@@ -25,6 +25,7 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,7 +39,6 @@ import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
@@ -68,11 +68,7 @@ class SimulatedFatTreeDetectionTest {
     // gpu005 mlx5_4 is cabled to leaf05 port 5
     sim.linkFlap("gpu005", "mlx5_4", START.plusSeconds(301), 3);
 
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, FabricTopology.APPLICATION_ID);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props = DriverSettings.of(FabricTopology.APPLICATION_ID, stateDir.toString());
     String registry = "mock://fat-tree-sim";
     FabricTopics topics = FabricTopics.defaults();
     RuleSet rules = RuleSet.load(RepoPaths.alertRules());

@@ -15,6 +15,7 @@ import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import io.fabricpulse.streams.testing.RoceRates;
 import java.nio.file.Path;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
@@ -38,11 +38,7 @@ class QueryStoresTest {
 
   @Test
   void theLatestRatesOfEachNodeAndSourceAndTheOpenAlertsAreKept() throws Exception {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "query-stores-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props = DriverSettings.of("query-stores-test", stateDir.toString());
     props.put(StreamsSettings.QUERY_STORES, "true");
     FabricTopics topics = FabricTopics.defaults();
     DetectorSerdes serdes = DetectorSerdes.forRegistry(REGISTRY);

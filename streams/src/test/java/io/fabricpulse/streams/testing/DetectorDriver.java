@@ -95,11 +95,7 @@ public class DetectorDriver implements AutoCloseable {
   public DetectorDriver(
       String appId, Path stateDir, String registryScope, Instant start, TopologyFactory factory) {
     this.appId = appId;
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, appId);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props = DriverSettings.of(appId, stateDir.toString());
     serdes = DetectorSerdes.forRegistry("mock://" + registryScope);
     topology = factory.build(props, serdes);
     driver = new TopologyTestDriver(topology, props, start);

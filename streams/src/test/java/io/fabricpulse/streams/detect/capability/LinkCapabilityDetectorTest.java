@@ -16,6 +16,7 @@ import io.fabricpulse.streams.alerts.DetectorInputs;
 import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.peers.PeerLabels;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -61,11 +62,7 @@ class LinkCapabilityDetectorTest {
 
   @BeforeEach
   void start(TestInfo info) {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, "capability-test");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props = DriverSettings.of("capability-test", stateDir.toString());
     FabricTopics topics = FabricTopics.defaults();
     DetectorSerdes serdes =
         DetectorSerdes.forRegistry("mock://capability-" + info.getDisplayName());

@@ -13,6 +13,7 @@ import io.fabricpulse.streams.alerts.DetectorSerdes;
 import io.fabricpulse.streams.detect.silence.CollectorSilenceDetector;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import io.fabricpulse.streams.testing.RoceRates;
 import java.nio.file.Path;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.Test;
@@ -37,11 +37,7 @@ class EcnInFabricTopologyTest {
 
   @Test
   void aPauseStormRaisesPauseStormButNotAlsoEcnNotEffective() throws Exception {
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, FabricTopology.APPLICATION_ID);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props = DriverSettings.of(FabricTopology.APPLICATION_ID, stateDir.toString());
     FabricTopics topics = FabricTopics.defaults();
     String registry = "mock://ecn-fabric-topology";
     Topology topology =

@@ -23,6 +23,7 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.FabricTopology;
 import io.fabricpulse.streams.rates.RateConfig;
 import io.fabricpulse.streams.rules.RuleSet;
+import io.fabricpulse.streams.testing.DriverSettings;
 import io.fabricpulse.streams.testing.RepoPaths;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +38,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -66,11 +66,7 @@ class SimulatedFabricLinkDetectionTest {
         new FabricSimulator(new SimulatorConfig("c1", 8, 8, 42, START, LinkLayer.INFINIBAND));
     List<InjectedFault> faults = DemoFaults.schedulePortFaults(sim, START.plusSeconds(5), WINDOW);
 
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, FabricTopology.APPLICATION_ID);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9");
-    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties props = DriverSettings.of(FabricTopology.APPLICATION_ID, stateDir.toString());
     String registry = "mock://link-sim";
     FabricTopics topics = FabricTopics.defaults();
     Topology topology =
