@@ -121,6 +121,19 @@ public final class FabricPulse implements Runnable {
     return ExitCodes.USAGE;
   }
 
+  /**
+   * Which settings to check after a failed handshake. A broker that requires client certificates
+   * answers a missing or untrusted one with TLS alert bad_certificate or certificate_required (RFC
+   * 8446 section 4.4.2.4); anything else is about trusting the broker.
+   */
+  static String tlsHint(String reason) {
+    if (reason.contains("bad_certificate") || reason.contains("certificate_required")) {
+      return " (the broker requires a client certificate it trusts: check ssl.keystore.location,"
+          + " ssl.keystore.password and ssl.key.password)";
+    }
+    return " (check ssl.truststore.location, ssl.truststore.password and security.protocol)";
+  }
+
   /** An exception out of a command: one line, the stack trace only with --debug. */
   private static int onFailure(Exception e, CommandLine cli, ParseResult parsed) {
     PrintWriter err = cli.getErr();
@@ -131,12 +144,14 @@ public final class FabricPulse implements Runnable {
       err.println(failure.getMessage());
       exit = failure.exitCode();
     } else if (refused instanceof org.apache.kafka.common.errors.SslAuthenticationException) {
-      // an untrusted broker certificate, a name mismatch or TLS spoken to a plaintext port
+      // an untrusted broker certificate, a name mismatch or TLS spoken to a plaintext port; or
+      // the broker's refusal of the client's certificate (mutual TLS)
+      String reason = describe(refused);
       err.println(
           cli.getCommandSpec().qualifiedName()
               + ": TLS handshake with Kafka failed: "
-              + describe(refused)
-              + " (check ssl.truststore.location, ssl.truststore.password and security.protocol)");
+              + reason
+              + tlsHint(reason));
       exit = ExitCodes.USAGE;
     } else if (refused != null) {
       // wrong credentials are a bad configuration, not a failure of the service

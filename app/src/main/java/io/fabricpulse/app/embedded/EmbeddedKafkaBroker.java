@@ -41,7 +41,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final int saslPort;
   private int sslPort;
   private int saslSslPort;
+  private int mtlsPort;
   private Tls tls;
+  private Tls clientCa;
   private KafkaRaftServer server;
 
   /**
@@ -98,6 +100,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    */
   public static EmbeddedKafkaBroker startWithTls(
       Path dataDir, Duration timeout, Tls tls, String user, char[] password) throws IOException {
+    return startWithTls(dataDir, timeout, tls, null, user, password);
+  }
+
+  /**
+   * As above; with a {@code clientCa} (a truststore: its {@code keystore} is the store of the CA
+   * certificates clients' certificates must chain to), also a mutual-TLS listener ({@link
+   * #mtlsBootstrapServers()}, ssl.client.auth=required): a client without a certificate of that CA
+   * fails the handshake.
+   */
+  public static EmbeddedKafkaBroker startWithTls(
+      Path dataDir, Duration timeout, Tls tls, Tls clientCa, String user, char[] password)
+      throws IOException {
     Path logDir = dataDir.resolve("kafka");
     Files.createDirectories(logDir);
     EmbeddedKafkaBroker broker =
@@ -105,9 +119,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     broker.tls = tls;
     broker.sslPort = freePort();
     broker.saslSslPort = freePort();
+    if (clientCa != null) {
+      broker.clientCa = clientCa;
+      broker.mtlsPort = freePort();
+    }
     broker.startServer(timeout);
     broker.addScramUser(user, password);
     return broker;
+  }
+
+  /** The mutual-TLS listener's address; only after {@link #startWithTls} with a client CA. */
+  public String mtlsBootstrapServers() {
+    if (mtlsPort == 0) {
+      throw new IllegalStateException("the broker has no mutual-TLS listener (give a client CA)");
+    }
+    return HOST + ":" + mtlsPort;
   }
 
   /** The SSL listener's address; only after {@link #startWithTls}. */
@@ -187,6 +213,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       p.put("ssl.keystore.password", tls.password());
       p.put("ssl.key.password", tls.password());
       p.put("ssl.client.auth", "none");
+      if (clientCa != null) {
+        // a listener named MTLS speaking SSL, requiring a client certificate of clientCa
+        listeners += ",MTLS://" + HOST + ":" + mtlsPort;
+        protocols += ",MTLS:SSL";
+        p.put("listener.name.mtls.ssl.client.auth", "required");
+        p.put("listener.name.mtls.ssl.truststore.location", clientCa.keystore().toString());
+        p.put("listener.name.mtls.ssl.truststore.type", clientCa.type());
+        p.put("listener.name.mtls.ssl.truststore.password", clientCa.password());
+      }
     }
     p.put("listeners", listeners);
     p.put("advertised.listeners", listeners);

@@ -96,6 +96,9 @@ class KafkaTlsIT {
 
   private java.io.PrintStream originalErr;
 
+  /** The client certificate of the mutual-TLS listener, signed by the test CA. */
+  private EmbeddedKafkaBroker.Tls clientKeystore;
+
   @BeforeAll
   void start() throws Exception {
     originalErr = System.err;
@@ -126,11 +129,13 @@ class KafkaTlsIT {
     untrustedTruststore =
         TestCertificateAuthority.create(tmp.resolve("other-ca"), "another CA", KEYSTORE_PASSWORD)
             .truststore(TRUST_PASSWORD);
+    clientKeystore = ca.clientKeystore("fabricpulse-client");
     broker =
         EmbeddedKafkaBroker.startWithTls(
             tmp.resolve("broker"),
             Duration.ofMinutes(2),
             ca.brokerKeystore(),
+            new EmbeddedKafkaBroker.Tls(truststore, "PKCS12", TRUST_PASSWORD),
             USER,
             SCRAM_PASSWORD.toCharArray());
     // the topics, created through the broker's own plaintext listener (not what is tested)
@@ -210,6 +215,30 @@ class KafkaTlsIT {
             "ssl.truststore.password=" + TRUST_PASSWORD,
             "schema.registry.url=" + REGISTRY,
             ""));
+  }
+
+  /**
+   * Mutual TLS (README's client-certificate settings): the broker's certificate checked and the
+   * client's own presented; without {@code keystore} only the first half.
+   */
+  private Path mtlsConfig(String name, EmbeddedKafkaBroker.Tls keystore) throws Exception {
+    List<String> lines =
+        new ArrayList<>(
+            List.of(
+                "bootstrap.servers=" + broker.mtlsBootstrapServers(),
+                "security.protocol=SSL",
+                "ssl.truststore.location=" + truststore,
+                "ssl.truststore.type=PKCS12",
+                "ssl.truststore.password=" + TRUST_PASSWORD,
+                "schema.registry.url=" + REGISTRY));
+    if (keystore != null) {
+      lines.add("ssl.keystore.location=" + keystore.keystore());
+      lines.add("ssl.keystore.type=" + keystore.type());
+      lines.add("ssl.keystore.password=" + keystore.password());
+      lines.add("ssl.key.password=" + keystore.password());
+    }
+    lines.add("");
+    return Files.writeString(tmp.resolve(name), String.join("\n", lines));
   }
 
   private Path bridgeConfig(String url) throws Exception {
@@ -407,6 +436,52 @@ class KafkaTlsIT {
   }
 
   @Test
+  void mutualTlsWithAClientCertificateAndOneLineWithout() throws Exception {
+    Path withCertificate = mtlsConfig("mtls.properties", clientKeystore);
+    Alert alert = TestAlerts.storm("mtls-1", "mtlsnode");
+    produceAlert(withCertificate, alert);
+    CliRun query =
+        CliRun.of(
+            "query",
+            "--kafka-config",
+            withCertificate.toString(),
+            "--topic",
+            FabricTopics.ALERTS,
+            "--where",
+            "node == \"mtlsnode\"",
+            "--limit",
+            "1");
+    assertEquals(ExitCodes.OK, query.exit(), query.stderr());
+    assertTrue(query.stdout().contains("mtlsnode"), query.stdout());
+    List<String> leaks = leaks(List.of(query.stdout(), query.stderr()));
+    assertTrue(leaks.isEmpty(), String.join("\n", leaks));
+
+    // the listener requires the certificate: without it every command says so in one line
+    Path without = mtlsConfig("mtls-no-certificate.properties", null);
+    List<String[]> commands = new ArrayList<>();
+    commands.add(
+        new String[] {
+          "export",
+          "--from",
+          "2026-12-01T00:00:00Z",
+          "--to",
+          "2026-12-01T00:01:00Z",
+          "--kafka-config",
+          without.toString()
+        });
+    commands.add(
+        new String[] {
+          "query", "--topic", FabricTopics.ALERTS, "--kafka-config", without.toString()
+        });
+    List<String> said = children(commands, Map.of(), "TLS handshake with Kafka failed: ");
+    for (String line : said) {
+      assertTrue(
+          line.contains("requires a client certificate") && line.contains("ssl.keystore"), line);
+      System.out.println(line);
+    }
+  }
+
+  @Test
   void aWrongPasswordIsOneLineAndExit2ForEveryCommand() throws Exception {
     String wrong = secret("wrong SASL password", "tlsItWrongPw9d0c");
     Path config = saslSslConfig("wrong-password.properties", wrong, truststore);
@@ -513,14 +588,18 @@ class KafkaTlsIT {
   }
 
   private void produceAlertOverTls() throws Exception {
+    produceAlert(sslConfig("producer.properties"), TestAlerts.storm("tls-1", "tlsbridge"));
+  }
+
+  /** Writes {@code alert} to fabric.alerts with the client settings of {@code config}. */
+  private void produceAlert(Path config, Alert alert) throws Exception {
     Properties p = new Properties();
-    p.load(Files.newBufferedReader(sslConfig("producer.properties")));
+    p.load(Files.newBufferedReader(config));
     p.remove(AvroSerdeConfig.SCHEMA_REGISTRY_URL);
     p.put("key.serializer", StringSerializer.class.getName());
     p.put("value.serializer", ByteArraySerializer.class.getName());
     AvroSerializer<Alert> serializer = new AvroSerializer<>();
     serializer.configure(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY), false);
-    Alert alert = TestAlerts.storm("tls-1", "tlsbridge");
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p)) {
       producer
           .send(

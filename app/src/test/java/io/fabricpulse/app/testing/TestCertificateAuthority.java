@@ -66,6 +66,29 @@ public final class TestCertificateAuthority {
     return new EmbeddedKafkaBroker.Tls(store, "PKCS12", storePassword);
   }
 
+  /**
+   * A PKCS12 keystore holding a client's key pair (subject {@code CN=<cn>}, extended key usage
+   * clientAuth) with its chain to this CA: what a client presents to a listener that requires
+   * client certificates.
+   */
+  public EmbeddedKafkaBroker.Tls clientKeystore(String cn) throws IOException {
+    Path store = dir.resolve(cn + ".p12");
+    Path request = dir.resolve(cn + ".csr");
+    Path signed = dir.resolve(cn + ".pem");
+    keytool(
+        "-genkeypair -keystore " + store + " -storetype PKCS12 -alias client",
+        "-dname",
+        "CN=" + cn,
+        KEY);
+    keytool("-certreq -keystore " + store + " -alias client -file " + request);
+    keytool(
+        "-gencert -rfc -keystore " + caStore() + " -alias ca -infile " + request,
+        "-outfile " + signed + " -validity 2 -ext eku=clientAuth");
+    keytool("-importcert -noprompt -keystore " + store + " -alias ca -file " + caPem());
+    keytool("-importcert -noprompt -keystore " + store + " -alias client -file " + signed);
+    return new EmbeddedKafkaBroker.Tls(store, "PKCS12", storePassword);
+  }
+
   /** A PKCS12 truststore with only this CA's certificate, protected by {@code password}. */
   public Path truststore(String password) throws IOException {
     Path store = dir.resolve("truststore.p12");
