@@ -23,11 +23,11 @@ import org.apache.kafka.common.TopicPartition;
  * partition's committed offset reaches its end offset (Streams commits past the marker), not when a
  * record count matches.
  */
-final class GroupLag {
+public final class GroupLag {
 
   private final Admin admin;
 
-  GroupLag(Admin admin) {
+  public GroupLag(Admin admin) {
     this.admin = admin;
   }
 
@@ -36,7 +36,7 @@ final class GroupLag {
    * repartition topics); a partition the group has not committed yet counts as its whole end
    * offset.
    */
-  long lag(String group, Collection<String> topics) throws InterruptedException {
+  public long lag(String group, Collection<String> topics) throws InterruptedException {
     try {
       Map<TopicPartition, OffsetAndMetadata> committed =
           admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
@@ -68,7 +68,7 @@ final class GroupLag {
    * Waits until {@code group} has no lag on {@code topics}; false when {@code stall} passes without
    * the lag going down. Reports the lag to {@code progress} every few seconds.
    */
-  boolean awaitCaughtUp(
+  public boolean awaitCaughtUp(
       String group, Collection<String> topics, Duration stall, Consumer<Long> progress)
       throws InterruptedException {
     long best = Long.MAX_VALUE;
