@@ -102,7 +102,11 @@ class ClockSkewTest {
       return alerts.stream().filter(a -> a.getState() == AlertState.FIRING).toList();
     }
 
-    /** FIRING alerts as sorted lines, a skewed node's start time taken back by its skew. */
+    /**
+     * FIRING alerts as sorted lines, the start time taken back by the skew of the node whose clock
+     * stamped the evidence: the alert's own node, or the host that swept the link ({@code
+     * observed_by}: a LINK_BELOW_CAPABILITY about gpu002 is in fabric01's time).
+     */
     List<String> identities(Map<String, Duration> skew) {
       return firing().stream()
           .map(
@@ -115,9 +119,13 @@ class ClockSkewTest {
                       + " "
                       + a.getNetdev()
                       + " "
-                      + a.getStartedAt().minus(skew.getOrDefault(a.getNode(), Duration.ZERO)))
+                      + a.getStartedAt().minus(skew.getOrDefault(observer(a), Duration.ZERO)))
           .sorted()
           .toList();
+    }
+
+    private static String observer(Alert a) {
+      return a.getEvidence().getOrDefault("observed_by", a.getNode());
     }
 
     String lines() {

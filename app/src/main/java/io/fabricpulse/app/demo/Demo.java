@@ -8,6 +8,7 @@ import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.collectors.sim.DemoFaults;
 import io.fabricpulse.collectors.sim.FabricSimulator;
+import io.fabricpulse.collectors.sim.FaultAlerts;
 import io.fabricpulse.collectors.sim.FaultKind;
 import io.fabricpulse.collectors.sim.InjectedFault;
 import io.fabricpulse.collectors.sim.SimulatedFatTree;
@@ -457,9 +458,9 @@ public final class Demo {
     if (f.expectedAlert().isEmpty()) {
       return "no alert (must stay silent)";
     }
-    List<String> kinds = new ArrayList<>(List.of(f.expectedAlert().get().name()));
-    f.kind().alsoExpected().forEach(k -> kinds.add(k.name()));
-    return String.join(" + ", kinds);
+    return FaultAlerts.expectedKinds(f).stream()
+        .map(Enum::name)
+        .collect(java.util.stream.Collectors.joining(" + "));
   }
 
   static String human(Duration d) {

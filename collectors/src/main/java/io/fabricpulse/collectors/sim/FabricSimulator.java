@@ -1,5 +1,6 @@
 package io.fabricpulse.collectors.sim;
 
+import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.collectors.core.NodeIdentity;
 import io.fabricpulse.collectors.sysfs.SysfsTree;
 import java.nio.charset.StandardCharsets;
@@ -310,6 +311,10 @@ public final class FabricSimulator {
             start,
             start.plus(duration),
             NDR_RATE + " -> " + degradedRate);
+    if (fatTree != null) {
+      // the fabric role's iblinkinfo sweep says the cable could run faster (both ends support NDR)
+      fault = fault.alsoRaising(AlertKind.LINK_BELOW_CAPABILITY);
+    }
     return add(new Script(fault, degradedRate, 0, null, null));
   }
 

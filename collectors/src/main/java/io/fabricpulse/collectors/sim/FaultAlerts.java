@@ -10,9 +10,10 @@ import java.util.Set;
 /**
  * Which fired alerts answer which injected fault: the ground truth {@code demo}'s exactness check
  * and the detection tests share. A fault is answered by one FIRING alert of each kind it must raise
- * ({@link FaultKind#expectedAlert} and {@link FaultKind#alsoExpected}) about its subject, and a
- * fault on a cable also by the alert of the same kind on the cable's other end (a host port's leaf
- * port, an ISL's second switch): the topology join gives both the same {@value #INCIDENT} label.
+ * ({@link FaultKind#expectedAlert}, {@link FaultKind#alsoExpected} and the fault's own {@link
+ * InjectedFault#alsoExpected}) about its subject, and a fault on a cable also by the alert of the
+ * same kind on the cable's other end (a host port's leaf port, an ISL's second switch): the
+ * topology join gives both the same {@value #INCIDENT} label.
  */
 public final class FaultAlerts {
 
@@ -38,6 +39,7 @@ public final class FaultAlerts {
     fault.expectedAlert().ifPresent(kinds::add);
     if (!kinds.isEmpty()) {
       kinds.addAll(fault.kind().alsoExpected());
+      kinds.addAll(fault.alsoExpected());
     }
     return kinds;
   }

@@ -18,6 +18,9 @@ import java.util.Optional;
  * @param detail what exactly is injected, e.g. the degraded rate text
  * @param affected every other subject the fault shows on, as {@code node/netdev} for the victims of
  *     a pause storm, {@code node} for the other nodes of an NCCL job; empty when none
+ * @param alsoExpected alerts of other kinds this fault raises on this fleet besides its kind's own
+ *     ({@link FaultKind#alsoExpected}): a host link trained below its rate is also
+ *     LINK_BELOW_CAPABILITY where the fabric role sweeps the links
  */
 public record InjectedFault(
     FaultKind kind,
@@ -27,10 +30,32 @@ public record InjectedFault(
     Instant start,
     Instant end,
     String detail,
-    List<String> affected) {
+    List<String> affected,
+    List<AlertKind> alsoExpected) {
 
   public InjectedFault {
     affected = List.copyOf(affected);
+    alsoExpected = List.copyOf(alsoExpected);
+  }
+
+  /** A fault whose kind says every alert it raises. */
+  public InjectedFault(
+      FaultKind kind,
+      String node,
+      String device,
+      Integer port,
+      Instant start,
+      Instant end,
+      String detail,
+      List<String> affected) {
+    this(kind, node, device, port, start, end, detail, affected, List.of());
+  }
+
+  /** This fault, also raising {@code kind} on this fleet. */
+  public InjectedFault alsoRaising(AlertKind kind) {
+    List<AlertKind> more = new java.util.ArrayList<>(alsoExpected);
+    more.add(kind);
+    return new InjectedFault(this.kind, node, device, port, start, end, detail, affected, more);
   }
 
   /** A fault with no subjects besides its own. */
@@ -42,7 +67,7 @@ public record InjectedFault(
       Instant start,
       Instant end,
       String detail) {
-    this(kind, node, device, port, start, end, detail, List.of());
+    this(kind, node, device, port, start, end, detail, List.of(), List.of());
   }
 
   public Optional<AlertKind> expectedAlert() {

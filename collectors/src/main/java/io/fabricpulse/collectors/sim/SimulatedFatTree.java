@@ -309,7 +309,7 @@ public final class SimulatedFatTree {
           Link link = link(port.hca);
           line(out, sw.guid, sw.description, sw.lid, port.number, link);
           if (link != null) {
-            remote(out, port.hcaGuid, port.hcaLid, 1, port.hcaDescription);
+            remote(out, port.hcaGuid, port.hcaLid, 1, port.hcaDescription, verdict(link, port.hca));
           }
         } else {
           Link link = islLink(sw, port);
@@ -331,7 +331,7 @@ public final class SimulatedFatTree {
         Link link = link(port.hca);
         line(out, port.hcaGuid, port.hcaDescription, port.hcaLid, 1, link);
         if (link != null) {
-          remote(out, leaf.guid, leaf.lid, port.number, leaf.description);
+          remote(out, leaf.guid, leaf.lid, port.number, leaf.description, verdict(link, port.hca));
         }
       }
     }
@@ -489,7 +489,27 @@ public final class SimulatedFatTree {
     if (!hca.up) {
       return null;
     }
-    String rate = hca.rate != null ? hca.rate : hca.nominalRate;
+    return parse(hca.rate != null ? hca.rate : hca.nominalRate);
+  }
+
+  /**
+   * iblinkinfo's verdict on a host link: both ends (the HCA and the leaf) support the HCA's nominal
+   * rate, so a link trained below it could be that, e.g. {@code Could be 106.25 Gbps} for NDR lanes
+   * running at HDR (width first, then lane speed, as iblinkinfo prints them).
+   */
+  private static String verdict(Link active, SimulatedPort hca) {
+    Link nominal = parse(hca.nominalRate);
+    List<String> could = new ArrayList<>();
+    if (active.width() < nominal.width()) {
+      could.add("Could be " + nominal.width() + "X");
+    }
+    if (active.speed().ordinal() < nominal.speed().ordinal()) {
+      could.add("Could be " + nominal.speed().laneGbps() + " Gbps");
+    }
+    return could.isEmpty() ? " " : String.join(" ", could);
+  }
+
+  private static Link parse(String rate) {
     Matcher m = RATE.matcher(rate);
     if (!m.find()) {
       return new Link(4, IbSpeed.NDR);
