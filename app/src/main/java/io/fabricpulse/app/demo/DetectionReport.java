@@ -89,6 +89,15 @@ record DetectionReport(
         .orElse(Integer.MAX_VALUE);
   }
 
+  /** What was detected, then what was missed and what was unexpected: a test failure's story. */
+  String story() {
+    return String.join("\n", detected)
+        + "\nMISSED:\n"
+        + String.join("\n", missed)
+        + "\nUNEXPECTED:\n"
+        + String.join("\n", unexpected);
+  }
+
   boolean exact() {
     return missed.isEmpty() && unexpected.isEmpty();
   }

@@ -95,12 +95,7 @@ class DetectionExactnessIT {
       DetectionReport report =
           DetectionReport.compare(
               faults, alerts, detectable, DetectionReport.propagationMinNodes(pipeline.rules()));
-      String story =
-          String.join("\n", report.detected())
-              + "\nMISSED:\n"
-              + String.join("\n", report.missed())
-              + "\nUNEXPECTED:\n"
-              + String.join("\n", report.unexpected());
+      String story = report.story();
       System.out.printf(
           "detection exactness seed %d: %d faults, %d alert records, exact %s%n",
           seed, faults.size(), alerts.size(), report.exact());

@@ -15,7 +15,6 @@ import io.fabricpulse.collectors.sim.InjectedFault;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
 import io.fabricpulse.schemas.health.OutageLog;
 import io.fabricpulse.schemas.nodes.NodeRecords;
-import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroOneOfDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
@@ -273,8 +272,8 @@ class FaultsUnderLoadIT {
         assertEquals(raw.count(), rates.count(), "one NodeRates per raw NodeCounters");
 
         // every injected fault exactly once, nothing else, no alert record twice
-        List<Alert> alerts = decodeAll(bootstrap, registry, topics.alerts().name());
-        List<String> twice = writtenTwice(alerts);
+        List<Alert> alerts = AlertRecords.decodeAll(bootstrap, registry, topics.alerts().name());
+        List<String> twice = AlertRecords.writtenTwice(alerts);
         DetectionReport report =
             DetectionReport.compare(
                 faults,
@@ -282,13 +281,7 @@ class FaultsUnderLoadIT {
                 FabricTopology.detectedKinds(),
                 DetectionReport.propagationMinNodes(pipeline.rules()));
         String story =
-            String.join("\n", report.detected())
-                + "\nMISSED:\n"
-                + String.join("\n", report.missed())
-                + "\nUNEXPECTED:\n"
-                + String.join("\n", report.unexpected())
-                + "\nGPU alerts with the records they came from:\n"
-                + gpuLineage(alerts);
+            report.story() + "\nGPU alerts with the records they came from:\n" + gpuLineage(alerts);
         assertEquals(List.of(), twice, "alert records written twice\n" + story);
         assertEquals(List.of(), report.missed(), story);
         assertEquals(List.of(), report.unexpected(), story);
@@ -392,27 +385,6 @@ class FaultsUnderLoadIT {
     Map<String, Long> out = new LinkedHashMap<>();
     good.forEach((topic, records) -> out.put(topic, repeated(records)));
     return out;
-  }
-
-  private static List<Alert> decodeAll(String bootstrap, String registry, String topic) {
-    AvroDeserializer<Alert> decoder = new AvroDeserializer<>(Alert.class);
-    decoder.configure(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registry), false);
-    return Sequences.readAll(bootstrap, topic).stream()
-        .map(r -> decoder.deserialize(topic, r.value()))
-        .toList();
-  }
-
-  /** "alert id state" of every alert record that repeats an earlier one's id and state. */
-  private static List<String> writtenTwice(List<Alert> alerts) {
-    Set<String> seen = new HashSet<>();
-    List<String> twice = new ArrayList<>();
-    for (Alert a : alerts) {
-      String id = a.getAlertId() + " " + a.getState();
-      if (!seen.add(id)) {
-        twice.add(id);
-      }
-    }
-    return twice;
   }
 
   private static String gpuLineage(List<Alert> alerts) {

@@ -13,7 +13,6 @@ import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.InjectedFault;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
 import io.fabricpulse.schemas.registry.LocalSchemaRegistryServer;
-import io.fabricpulse.schemas.serde.AvroDeserializer;
 import io.fabricpulse.schemas.serde.AvroSerdeConfig;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
@@ -24,11 +23,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
@@ -147,17 +144,12 @@ class StreamsKillIT {
         assertEquals(0, rates.missingFrom(raw), "raw samples without their rates");
         assertEquals(raw.count(), rates.count(), "one NodeRates per raw NodeCounters");
 
-        List<Alert> alerts = decodeAll(bootstrap, registry, topics.alerts().name());
-        List<String> twice = writtenTwice(alerts);
+        List<Alert> alerts = AlertRecords.decodeAll(bootstrap, registry, topics.alerts().name());
+        List<String> twice = AlertRecords.writtenTwice(alerts);
         DetectionReport report =
             DetectionReport.compare(
                 faults, alerts, FabricTopology.detectedKinds(), Integer.MAX_VALUE);
-        String story =
-            String.join("\n", report.detected())
-                + "\nMISSED:\n"
-                + String.join("\n", report.missed())
-                + "\nUNEXPECTED:\n"
-                + String.join("\n", report.unexpected());
+        String story = report.story();
         assertEquals(List.of(), twice, "alert records written twice\n" + story);
         assertEquals(List.of(), report.missed(), story);
         assertEquals(List.of(), report.unexpected(), story);
@@ -205,26 +197,6 @@ class StreamsKillIT {
       assertTrue(System.nanoTime() < deadline, "timed out waiting until " + what);
       TimeUnit.MILLISECONDS.sleep(250);
     }
-  }
-
-  private static List<Alert> decodeAll(String bootstrap, String registry, String topic) {
-    AvroDeserializer<Alert> decoder = new AvroDeserializer<>(Alert.class);
-    decoder.configure(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registry), false);
-    return Sequences.readAll(bootstrap, topic).stream()
-        .map(r -> decoder.deserialize(topic, r.value()))
-        .toList();
-  }
-
-  private static List<String> writtenTwice(List<Alert> alerts) {
-    Set<String> seen = new HashSet<>();
-    List<String> twice = new ArrayList<>();
-    for (Alert a : alerts) {
-      String id = a.getAlertId() + " " + a.getState();
-      if (!seen.add(id)) {
-        twice.add(id);
-      }
-    }
-    return twice;
   }
 
   /** One {@code fabricpulse streams} child JVM, as the launcher starts it. */

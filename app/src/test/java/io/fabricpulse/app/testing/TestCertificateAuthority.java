@@ -49,21 +49,8 @@ public final class TestCertificateAuthority {
    * IP:127.0.0.1, so clients' hostname verification passes) with its chain to this CA.
    */
   public EmbeddedKafkaBroker.Tls brokerKeystore() throws IOException {
-    Path store = dir.resolve("broker.p12");
-    Path request = dir.resolve("broker.csr");
-    Path signed = dir.resolve("broker.pem");
-    keytool(
-        "-genkeypair -keystore " + store + " -storetype PKCS12 -alias broker",
-        "-dname",
-        "CN=127.0.0.1",
-        KEY);
-    keytool("-certreq -keystore " + store + " -alias broker -file " + request);
-    keytool(
-        "-gencert -rfc -keystore " + caStore() + " -alias ca -infile " + request,
-        "-outfile " + signed + " -validity 2 -ext san=ip:127.0.0.1 -ext eku=serverAuth,clientAuth");
-    keytool("-importcert -noprompt -keystore " + store + " -alias ca -file " + caPem());
-    keytool("-importcert -noprompt -keystore " + store + " -alias broker -file " + signed);
-    return new EmbeddedKafkaBroker.Tls(store, "PKCS12", storePassword);
+    return signedKeystore(
+        "broker", "127.0.0.1", "-ext san=ip:127.0.0.1 -ext eku=serverAuth,clientAuth");
   }
 
   /**
@@ -72,20 +59,29 @@ public final class TestCertificateAuthority {
    * client certificates.
    */
   public EmbeddedKafkaBroker.Tls clientKeystore(String cn) throws IOException {
-    Path store = dir.resolve(cn + ".p12");
-    Path request = dir.resolve(cn + ".csr");
-    Path signed = dir.resolve(cn + ".pem");
+    return signedKeystore(cn, cn, "-ext eku=clientAuth");
+  }
+
+  /**
+   * {@code <name>.p12}: a new key pair for subject {@code CN=<cn>}, its certificate signed by this
+   * CA with {@code extensions}, and the CA's certificate.
+   */
+  private EmbeddedKafkaBroker.Tls signedKeystore(String name, String cn, String extensions)
+      throws IOException {
+    Path store = dir.resolve(name + ".p12");
+    Path request = dir.resolve(name + ".csr");
+    Path signed = dir.resolve(name + ".pem");
     keytool(
-        "-genkeypair -keystore " + store + " -storetype PKCS12 -alias client",
+        "-genkeypair -keystore " + store + " -storetype PKCS12 -alias " + name,
         "-dname",
         "CN=" + cn,
         KEY);
-    keytool("-certreq -keystore " + store + " -alias client -file " + request);
+    keytool("-certreq -keystore " + store + " -alias " + name + " -file " + request);
     keytool(
         "-gencert -rfc -keystore " + caStore() + " -alias ca -infile " + request,
-        "-outfile " + signed + " -validity 2 -ext eku=clientAuth");
+        "-outfile " + signed + " -validity 2 " + extensions);
     keytool("-importcert -noprompt -keystore " + store + " -alias ca -file " + caPem());
-    keytool("-importcert -noprompt -keystore " + store + " -alias client -file " + signed);
+    keytool("-importcert -noprompt -keystore " + store + " -alias " + name + " -file " + signed);
     return new EmbeddedKafkaBroker.Tls(store, "PKCS12", storePassword);
   }
 
