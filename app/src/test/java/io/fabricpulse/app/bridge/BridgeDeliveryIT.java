@@ -294,6 +294,34 @@ class BridgeDeliveryIT {
     }
   }
 
+  /** What differs between the two robots in the outage story. */
+  private record RobotKind(
+      RobotType type,
+      String path,
+      int throttleErrcode,
+      String textField,
+      String secret,
+      String keyword) {
+
+    FakeRobotServer listenOn(ManualClock clock, String token, int port) throws Exception {
+      return type == RobotType.WECOM
+          ? new FakeWeComServer(clock, token, port)
+          : new FakeDingTalkServer(clock, token, secret, keyword, port);
+    }
+  }
+
+  private static final RobotKind WECOM =
+      new RobotKind(RobotType.WECOM, FakeWeComServer.PATH, 45009, "/markdown/content", null, null);
+
+  private static final RobotKind DINGTALK =
+      new RobotKind(
+          RobotType.DINGTALK,
+          FakeDingTalkServer.PATH,
+          130101,
+          "/markdown/text",
+          "SEC-it-long-outage",
+          "fabricpulse");
+
   /**
    * A webhook down for minutes in every way it goes down: connection refused (nothing listens),
    * then HTTP 503, the bridge restarted in the middle, then the robot's throttling answer (45009,
@@ -302,33 +330,48 @@ class BridgeDeliveryIT {
    */
   @Test
   void anOutageRefusedThen5xxThenThrottledAcrossARestartDeliversEachAlertOnce() throws Exception {
+    outageStory(WECOM, "it-long-outage");
+  }
+
+  /**
+   * The same story on a DingTalk robot (signed, with its keyword): its throttling answer is 130101
+   * and locks the robot for 10 minutes, during which the bridge sends nothing.
+   */
+  @Test
+  void aDingTalkOutageRefusedThen5xxThenThrottledAcrossARestartDeliversEachAlertOnce()
+      throws Exception {
+    outageStory(DINGTALK, "it-long-outage-dt");
+  }
+
+  private void outageStory(RobotKind kind, String group) throws Exception {
     int port;
     try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = free.getLocalPort();
     }
-    String url = "http://127.0.0.1:" + port + FakeWeComServer.PATH;
-    List<Alert> alerts = storms("it-long-outage", "lo", 40);
+    String url = "http://127.0.0.1:" + port + kind.path();
+    String token = "KEY-" + group;
+    List<Alert> alerts = storms(group, group.endsWith("dt") ? "ld" : "lo", 40);
     long wallStart = System.nanoTime();
     Instant start = clock.instant();
-    AlertBridge first = bridgeAt("it-long-outage", "long-outage", url, "KEY-long-outage");
+    AlertBridge first = bridgeAt(kind, group, "long-outage", url, token);
     long refusedFailures;
-    FakeWeComServer server = null;
+    FakeRobotServer server = null;
     try {
       publish(alerts);
       Instant refusedUntil = start.plusSeconds(60);
       runUntil(first, () -> !clock.instant().isBefore(refusedUntil));
       refusedFailures = first.dispatchers().get(0).metrics().failures.get();
       assertTrue(refusedFailures > 0, "no failed send while nothing listened");
-      server = new FakeWeComServer(clock, "KEY-long-outage", port);
+      server = kind.listenOn(clock, token, port);
       server.down(true);
       Instant restartAt = clock.instant().plusSeconds(60);
       runUntil(first, () -> !clock.instant().isBefore(restartAt));
     } finally {
       first.close(); // nothing delivered, so nothing committed
     }
-    try (FakeWeComServer robot = server) {
+    try (FakeRobotServer robot = server) {
       assertTrue(robot.accepted().isEmpty());
-      AlertBridge second = bridgeAt("it-long-outage", "long-outage", url, "KEY-long-outage");
+      AlertBridge second = bridgeAt(kind, group, "long-outage", url, token);
       Instant upAt;
       try {
         Instant throttleAt = clock.instant().plusSeconds(60);
@@ -338,22 +381,28 @@ class BridgeDeliveryIT {
         long answered503 = second.dispatchers().get(0).metrics().failures.get();
         assertTrue(answered503 > 0, "no send answered 503");
         robot.down(false);
-        robot.othersSent(20); // the group's minute is used up: the next send is answered 45009
+        robot.othersSent(20); // the robot's minute is used up: the next send is throttled
         upAt = clock.instant();
-        runUntil(second, () -> deliveries(robot, alerts).values().stream().allMatch(n -> n >= 1));
+        runUntil(
+            second,
+            () ->
+                deliveries(robot, alerts, kind.textField()).values().stream().allMatch(n -> n >= 1),
+            Duration.ofSeconds(30));
         Instant recoveredAt = clock.instant();
         // a few more rounds: anything sent twice would show now
         Instant until = clock.instant().plusSeconds(120);
         runUntil(second, () -> !clock.instant().isBefore(until));
-        Map<String, Long> times = deliveries(robot, alerts);
+        Map<String, Long> times = deliveries(robot, alerts, kind.textField());
         long delivered = times.values().stream().filter(n -> n >= 1).count();
         long duplicated = times.values().stream().filter(n -> n > 1).count();
-        long throttled = robot.requests().stream().filter(r -> r.errcode() == 45009).count();
+        long throttled =
+            robot.requests().stream().filter(r -> r.errcode() == kind.throttleErrcode()).count();
         System.out.printf(
-            "webhook outage: %d alerts produced, %d delivered, %d lost, %d duplicated;"
-                + " %d sends refused, %d answered 503, %d answered 45009, %d during the lockout;"
+            "%s webhook outage: %d alerts produced, %d delivered, %d lost, %d duplicated;"
+                + " %d sends refused, %d answered 503, %d answered %d, %d during the lockout;"
                 + " %d messages; recovered %d s (robot time) after the robot came up;"
                 + " %.1f s wall%n",
+            kind.type(),
             alerts.size(),
             delivered,
             alerts.size() - delivered,
@@ -361,12 +410,13 @@ class BridgeDeliveryIT {
             refusedFailures,
             answered503,
             throttled,
+            kind.throttleErrcode(),
             robot.duringLockout().size(),
             robot.accepted().size(),
             Duration.between(upAt, recoveredAt).toSeconds(),
             (System.nanoTime() - wallStart) / 1e9);
         times.forEach((id, n) -> assertEquals(1L, n, id));
-        assertTrue(throttled >= 1, "the robot never answered 45009");
+        assertTrue(throttled >= 1, "the robot never answered " + kind.throttleErrcode());
         assertTrue(robot.duringLockout().isEmpty(), robot.duringLockout() + " sent while locked");
         assertEquals(0, second.dispatchers().get(0).metrics().undelivered.get());
         assertTrue(robot.accepted().stream().noneMatch(r -> r.at().isBefore(upAt)));
@@ -377,23 +427,36 @@ class BridgeDeliveryIT {
     }
   }
 
-  /** A bridge with one WeCom robot at {@code url} taking the alerts of cluster {@code group}. */
-  private AlertBridge bridgeAt(String group, String name, String url, String key) {
+  /** A bridge with one robot of {@code kind} at {@code url} taking the alerts of {@code group}. */
+  private AlertBridge bridgeAt(RobotKind kind, String group, String name, String url, String key) {
     BridgeConfig config =
         new BridgeConfig(
             Language.EN, BridgeConfig.DEFAULT_ZONE, null, Duration.ofHours(1), Map.of(), List.of());
-    RobotConfig r = robot(name, url, group);
+    Route everything = new Route(Set.of(), Set.of(), Set.of(group), List.of(), Map.of(), List.of());
+    RobotConfig r =
+        new RobotConfig(
+            name,
+            kind.type(),
+            url,
+            null,
+            null,
+            kind.keyword(),
+            false,
+            20,
+            List.of(everything),
+            null,
+            "it");
     RobotDispatcher dispatcher =
         Bridges.dispatcher(
             config,
             r,
-            Bridges.robot(r, new Bridges.Secrets(key, null), clock, new WebhookClient()),
+            Bridges.robot(r, new Bridges.Secrets(key, kind.secret()), clock, new WebhookClient()),
             clock);
     Map<String, Object> client = new HashMap<>(SERDE);
     client.put("bootstrap.servers", broker.bootstrapServers());
     AlertBridge bridge =
         Bridges.kafka(
-            RobotType.WECOM,
+            kind.type(),
             List.of(dispatcher),
             client,
             group,

@@ -28,7 +28,13 @@ public final class FakeDingTalkServer extends FakeRobotServer {
 
   public FakeDingTalkServer(Clock clock, String token, String secret, String keyword)
       throws IOException {
-    super(PATH, clock, 20, Duration.ofMinutes(10));
+    this(clock, token, secret, keyword, 0);
+  }
+
+  /** As above, listening on 127.0.0.1:{@code port} (0: a free one). */
+  public FakeDingTalkServer(Clock clock, String token, String secret, String keyword, int port)
+      throws IOException {
+    super(PATH, clock, 20, Duration.ofMinutes(10), port);
     this.token = token;
     this.secret = secret;
     this.keyword = keyword;
