@@ -484,11 +484,43 @@ class DashboardQueriesIT {
   }
 
   /**
-   * The first target of the switch/ISL dashboard's panel {@code title}, run over the store with the
-   * dashboard's cluster variable set to the switch-port scenario's cluster, as an operator picks
-   * it.
+   * The same dashboard over the demo fleet's own fat tree (cluster {@code demo} of the fault
+   * scenario: fabric01's sweeps of 8 leaves and 4 spines, {@code DemoFaults.scheduleIslFaults}):
+   * the dirty leaf03-spine02 cable is the worst symbol-error port at its spine end, the flapping
+   * leaf02-spine01 cable counts link downs at both ends and no other ISL does, and the ISL and host
+   * link tables hold the whole tree.
    */
+  @Test
+  void theSwitchIslDashboardShowsTheIslFaultsOfTheDemoFatTree() throws Exception {
+    String cluster = "demo";
+    Map<String, Double> symbolErrors = maxByPort(panel("Symbol errors per switch port", cluster));
+    String dirtiest =
+        symbolErrors.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    assertEquals("spine02 port 3", dirtiest, symbolErrors.toString());
+    assertTrue(symbolErrors.get("spine02 port 3") > 0, symbolErrors.toString());
+    assertEquals(0.0, symbolErrors.get("leaf01 port 17"), symbolErrors.toString());
+    Map<String, Double> downed = maxByPort(panel("Link downed per switch port", cluster));
+    assertTrue(downed.get("leaf02 port 17") >= 1, downed.toString());
+    assertTrue(downed.get("spine01 port 2") >= 1, downed.toString());
+    assertEquals(0.0, downed.get("leaf03 port 17"), downed.toString());
+    assertEquals(0.0, downed.get("spine04 port 8"), downed.toString());
+    Map<String, List<String>> isls = linkRows(panel("ISLs (switch to switch)", cluster));
+    assertEquals(8 * 4, isls.size(), isls.keySet().toString());
+    assertTrue(isls.containsKey("leaf04 port 19 <-> spine03 port 4"), isls.keySet().toString());
+    Map<String, List<String>> hosts = linkRows(panel("Host links (switch to HCA)", cluster));
+    assertTrue(
+        hosts.containsKey("gpu002 mlx5_1 port 1 <-> leaf02 port 2"), hosts.keySet().toString());
+  }
+
   private static JsonNode panel(String title) throws Exception {
+    return panel(title, SwitchPortScenario.CLUSTER);
+  }
+
+  /**
+   * The first target of the switch/ISL dashboard's panel {@code title}, run over the store with the
+   * dashboard's cluster variable set to {@code cluster}, as an operator picks it.
+   */
+  private static JsonNode panel(String title, String cluster) throws Exception {
     Dashboards.Query query =
         Dashboards.load(dashboardsDir()).stream()
             .filter(d -> d.uid().equals("fabricpulse-switch-isl"))
@@ -496,7 +528,7 @@ class DashboardQueriesIT {
             .filter(q -> q.where().equals("panel '" + title + "' A"))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no panel " + title));
-    String influxql = query.influxql().replace("$cluster", SwitchPortScenario.CLUSTER);
+    String influxql = query.influxql().replace("$cluster", cluster);
     JsonNode result = influx.query(DB, substitute(influxql, rangeOf(influxql)));
     assertTrue(!result.has("error") && result.has("series"), title + ": " + result);
     return result;
