@@ -61,7 +61,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       they buffer and deliver after the restart;
  *   <li>the time-series store stops for 30 s: the sink pauses, retries, and commits only what it
  *       wrote;
- *   <li>8 bad records a simulated second, of four kinds, cycled over every input topic.
+ *   <li>13 bad records a simulated second (over 10,000 in the run), of four kinds, cycled over
+ *       every input topic.
  * </ul>
  *
  * <p>The verdict is read from the topics and the store after the pipeline drained, never from a
@@ -86,7 +87,7 @@ class FaultsUnderLoadIT {
   private static final long PACE_MS_PER_SIMULATED_SECOND = 100;
 
   private static final long BAD_FROM = 60;
-  private static final int BAD_PER_SECOND = 8;
+  private static final int BAD_PER_SECOND = 13;
   private static final Duration RECOVERY_DEADLINE = Duration.ofMinutes(3);
 
   @Test
