@@ -36,17 +36,27 @@ public final class PeerLabels {
             ? link.getEndB()
             : link.getEndA();
     Map<String, String> labels = new LinkedHashMap<>(alert.getLabels());
-    labels.putIfAbsent(LinkPeers.PEER, Subjects.label(peer));
+    of(peer, link, alert.getKind()).forEach(labels::putIfAbsent);
+    return Alert.newBuilder(alert).setLabels(labels).build();
+  }
+
+  /**
+   * The join's labels for an alert of {@code kind} whose other end of {@code link} is {@code peer}:
+   * peer, peer_node and peer_type (when the sweep says), peer_guid, peer_port, link_id, incident.
+   */
+  public static Map<String, String> of(LinkPort peer, FabricLink link, AlertKind kind) {
+    Map<String, String> labels = new LinkedHashMap<>();
+    labels.put(LinkPeers.PEER, Subjects.label(peer));
     if (peer.getNodeDescription() != null) {
-      labels.putIfAbsent(LinkPeers.PEER_NODE, peer.getNodeDescription());
+      labels.put(LinkPeers.PEER_NODE, peer.getNodeDescription());
     }
     if (peer.getNodeType() != null) {
-      labels.putIfAbsent(LinkPeers.PEER_TYPE, peer.getNodeType().name());
+      labels.put(LinkPeers.PEER_TYPE, peer.getNodeType().name());
     }
-    labels.putIfAbsent(LinkPeers.PEER_GUID, peer.getGuid());
-    labels.putIfAbsent(LinkPeers.PEER_PORT, Integer.toString(peer.getPort()));
-    labels.putIfAbsent(LinkPeers.LINK_ID, link.getLinkId());
-    labels.putIfAbsent(LinkPeers.INCIDENT, incident(alert.getKind(), link.getLinkId()));
-    return Alert.newBuilder(alert).setLabels(labels).build();
+    labels.put(LinkPeers.PEER_GUID, peer.getGuid());
+    labels.put(LinkPeers.PEER_PORT, Integer.toString(peer.getPort()));
+    labels.put(LinkPeers.LINK_ID, link.getLinkId());
+    labels.put(LinkPeers.INCIDENT, incident(kind, link.getLinkId()));
+    return labels;
   }
 }

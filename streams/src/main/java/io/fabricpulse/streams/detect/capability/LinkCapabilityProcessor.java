@@ -156,19 +156,7 @@ final class LinkCapabilityProcessor extends DetectorProcessor<FabricLink> {
     evidence.put("supported_by_both_ends", possible);
     evidence.put("source", link.getSource().name());
     evidence.put("observed_by", link.getObservedBy());
-    Map<String, String> labels = new LinkedHashMap<>();
-    labels.put(LinkPeers.PEER, Subjects.label(peer));
-    if (peer.getNodeDescription() != null) {
-      labels.put(LinkPeers.PEER_NODE, peer.getNodeDescription());
-    }
-    if (peer.getNodeType() != null) {
-      labels.put(LinkPeers.PEER_TYPE, peer.getNodeType().name());
-    }
-    labels.put(LinkPeers.PEER_GUID, peer.getGuid());
-    labels.put(LinkPeers.PEER_PORT, Integer.toString(peer.getPort()));
-    labels.put(LinkPeers.LINK_ID, link.getLinkId());
-    labels.put(
-        LinkPeers.INCIDENT, PeerLabels.incident(AlertKind.LINK_BELOW_CAPABILITY, link.getLinkId()));
+    Map<String, String> labels = PeerLabels.of(peer, link, AlertKind.LINK_BELOW_CAPABILITY);
     Message summary =
         Message.of(
             "link_below_capability.firing",
