@@ -22,10 +22,11 @@ import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Measures alert latency as the issue defines it: from the append of the raw sample that completes
- * a fault's evidence to the append of its FIRING alert. One consumer reads the raw topics, {@code
- * fabric.rates} and {@code fabric.alerts} with read_uncommitted, so every record is seen as soon as
- * the broker has appended it (a committed-only reader would add the transaction commit interval to
- * every alert), and notes when it first saw each one:
+ * a fault's evidence to the append of its FIRING alert. One consumer reads the topics the agents
+ * write (the raw topics and the fabric collector's topology), {@code fabric.rates} and {@code
+ * fabric.alerts} with read_uncommitted, so every record is seen as soon as the broker has appended
+ * it (a committed-only reader would add the transaction commit interval to every alert), and notes
+ * when it first saw each one:
  *
  * <ul>
  *   <li>an alert names the record that fired it (source topic, partition, offset);
