@@ -2,6 +2,7 @@ package io.fabricpulse.streams.detect.pfc;
 
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertState;
+import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.alerts.AlertSubject;
 import io.fabricpulse.streams.alerts.AlertTracker;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -51,8 +53,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * ticks every second of their stream time) has passed it, and is then judged in event-time order:
  * the same storms give the same pages whatever the arrival order. Only an origin's FIRING, which
  * nothing can fold, is published on arrival.
+ *
+ * <p>Switch hops: the cluster's links from fabric.topology (repartitioned by cluster into this
+ * stage, store {@link PauseStormDetector#PROPAGATION_LINKS_STORE}) trace the incident across the
+ * fabric ({@link SwitchHops}): the origins' switches, the spines between them and the victims'
+ * switches, each with its victims, in the evidence and the summary. Links are applied as they
+ * arrive, storms when the watermark passes them, so an incident is traced on the cabling of every
+ * sweep read by then; a tombstone (a cable the sweep no longer shows, as while it is down) keeps
+ * the link, as in the topology join.
  */
-final class PausePropagationProcessor implements Processor<String, Alert, String, Alert> {
+final class PausePropagationProcessor implements Processor<String, SpecificRecord, String, Alert> {
 
   private static final StringSerializer KEYS = new StringSerializer();
 
@@ -68,6 +78,7 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
   }
 
   private KeyValueStore<String, String> victimPages;
+  private KeyValueStore<String, FabricLink> links;
   private PendingStorms pending;
   private UpstreamWatermark watermark;
   private ProcessorContext<String, Alert> context;
@@ -82,6 +93,7 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
     this.context = context;
     this.storms = context.getStateStore(PauseStormDetector.PROPAGATION_STORMS_STORE);
     this.victimPages = context.getStateStore(PauseStormDetector.PROPAGATION_VICTIMS_STORE);
+    this.links = context.getStateStore(PauseStormDetector.PROPAGATION_LINKS_STORE);
     this.pending =
         new PendingStorms(context.getStateStore(PauseStormDetector.PROPAGATION_PENDING_STORE));
     this.watermark =
@@ -97,11 +109,15 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
   }
 
   @Override
-  public void process(Record<String, Alert> record) {
+  public void process(Record<String, SpecificRecord> record) {
+    if (record.value() instanceof FabricLink link) {
+      links.put(link.getLinkId(), link); // the cabling the next incidents are traced on
+      return;
+    }
     StormPage page = StormPage.of(record.headers());
     String source = StormPage.sourceOf(record.headers());
     long time = record.timestamp();
-    Alert storm = record.value();
+    Alert storm = (Alert) record.value();
     if (page == StormPage.TICK) {
       watermark.advance(source, time); // the source has sent everything up to time
     } else if (storm != null) {
@@ -236,6 +252,8 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
     TreeSet<String> nodes = new TreeSet<>();
     TreeSet<String> origins = new TreeSet<>();
     TreeSet<String> victims = new TreeSet<>();
+    List<Alert> originStorms = new ArrayList<>();
+    List<Alert> victimStorms = new ArrayList<>();
     TreeSet<String> ids = new TreeSet<>();
     boolean anyFiring = false;
     for (Alert a : current) {
@@ -252,6 +270,7 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
       ids.add(a.getAlertId());
       String name = subjectOf(a).shortName();
       (PortRole.isOrigin(a) ? origins : victims).add(name);
+      (PortRole.isOrigin(a) ? originStorms : victimStorms).add(a);
     }
     AlertSubject subject = AlertSubject.cluster(cluster);
     boolean open = openIncident(cluster).isPresent();
@@ -269,15 +288,34 @@ final class PausePropagationProcessor implements Processor<String, Alert, String
     evidence.put("nodes", String.join(", ", nodes));
     evidence.put("storm_alert_ids", String.join(", ", ids));
     evidence.put("window", Durations.format(rule.thresholds().duration("window")));
+    Map<String, String> trace = switchHops(cluster).evidence(originStorms, victimStorms);
+    evidence.putAll(trace);
     Message summary =
-        Message.of(
-            "pause_propagation.firing",
-            nodes.size(),
-            cluster,
-            originText,
-            String.join(", ", victims));
+        trace.containsKey(SwitchHops.PATH)
+            ? Message.of(
+                "pause_propagation.firing_traced",
+                nodes.size(),
+                cluster,
+                originText,
+                trace.get(SwitchHops.PATH),
+                String.join(", ", victims))
+            : Message.of(
+                "pause_propagation.firing",
+                nodes.size(),
+                cluster,
+                originText,
+                String.join(", ", victims));
     return Observation.holds(
         subject, now, nodes.size(), minNodes, "nodes", summary, evidence, lineage);
+  }
+
+  /** The cluster's cabling as the links read so far show it (link ids start with the cluster). */
+  private SwitchHops switchHops(String cluster) {
+    List<FabricLink> known = new ArrayList<>();
+    try (KeyValueIterator<String, FabricLink> it = links.prefixScan(cluster + "/", KEYS)) {
+      it.forEachRemaining(e -> known.add(e.value));
+    }
+    return SwitchHops.of(known);
   }
 
   private Optional<Alert> openIncident(String cluster) {

@@ -3,6 +3,7 @@ package io.fabricpulse.streams.detect.pfc;
 import io.fabricpulse.avro.Alert;
 import io.fabricpulse.avro.AlertKind;
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.FabricLink;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.streams.alerts.AlertSinks;
 import io.fabricpulse.streams.alerts.DetectorInputs;
@@ -15,6 +16,7 @@ import io.fabricpulse.streams.rules.Detector;
 import io.fabricpulse.streams.rules.RuleSet;
 import java.util.EnumSet;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.kstream.KStream;
@@ -34,9 +36,12 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  *   -> pfc-dead-letters-only -> pfc-dead-letters-cast -> pfc-sink-dlq (fabric.dlq)
  *   -> pfc-results-only -> pfc-results-cast
  *   -> pfc-storm-alerts (and progress ticks) -> pfc-storms-key-by-cluster
- *        -> repartition pfc-storms-by-cluster
+ *        -> repartition pfc-storms-by-cluster -> pfc-storms-as-input
+ * source-fabric-topology -> pfc-links-only -> pfc-links-key-by-cluster
+ *        -> repartition pfc-links-by-cluster -> pfc-links-as-input
+ *   both -> pfc-propagation-inputs-merge
  *        -> pfc-pause-propagation [pfc-pause-propagation-storms, -tracker, -victims, -pending,
- *                                  -progress]
+ *                                  -progress, -links]
  *   -> pfc-other-alerts
  *   both -> pfc-alerts-merge -> the topology join by netdev ({@link LinkPeers#joinByNetdev}:
  *        the switch port at the other end of a storm's port, when the topology knows it)
@@ -70,8 +75,14 @@ public final class PauseStormDetector {
   /** The latest time each port-stage task reported to the propagation stage (key source). */
   public static final String PROPAGATION_PROGRESS_STORE = "pfc-pause-propagation-progress";
 
+  /** The cluster's links from fabric.topology (key link_id), to trace incidents across switches. */
+  public static final String PROPAGATION_LINKS_STORE = "pfc-pause-propagation-links";
+
   /** Repartition (internal topic {@code <application.id>-pfc-storms-by-cluster-repartition}). */
   public static final String STORMS_BY_CLUSTER = "pfc-storms-by-cluster";
+
+  /** Repartition of fabric.topology by cluster, co-partitioned with {@link #STORMS_BY_CLUSTER}. */
+  public static final String LINKS_BY_CLUSTER = "pfc-links-by-cluster";
 
   /** Every store of the propagation stage. */
   static final String[] PROPAGATION_STORE_NAMES = {
@@ -79,7 +90,8 @@ public final class PauseStormDetector {
     PROPAGATION_TRACKER_STORE,
     PROPAGATION_VICTIMS_STORE,
     PROPAGATION_PENDING_STORE,
-    PROPAGATION_PROGRESS_STORE
+    PROPAGATION_PROGRESS_STORE,
+    PROPAGATION_LINKS_STORE
   };
 
   public static final String PORT_PROCESSOR = "pfc-port-detector";
@@ -132,12 +144,32 @@ public final class PauseStormDetector {
         portAlerts.filter(
             (id, a) -> a != null && a.getKind() != AlertKind.PAUSE_STORM,
             Named.as("pfc-other-alerts"));
-    KStream<String, Alert> clusterAlerts =
+    // both repartitions keyed by cluster with one partition count: a cluster's links and storms
+    // meet in the same task
+    int partitions = inputs.topics().rates().partitions();
+    KStream<String, SpecificRecord> storms =
         stormAlerts
             .selectKey(
                 (key, a) -> a == null ? key : a.getCluster(), Named.as("pfc-storms-key-by-cluster"))
             .repartition(
-                Repartitioned.with(Serdes.String(), alertSerde).withName(STORMS_BY_CLUSTER))
+                Repartitioned.<String, Alert>as(STORMS_BY_CLUSTER)
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(alertSerde)
+                    .withNumberOfPartitions(partitions))
+            .mapValues(a -> (SpecificRecord) a, Named.as("pfc-storms-as-input"));
+    KStream<String, SpecificRecord> links =
+        inputs.stream(inputs.topics().topology(), FabricLink.class)
+            .filter((linkId, link) -> link != null, Named.as("pfc-links-only"))
+            .selectKey((linkId, link) -> link.getCluster(), Named.as("pfc-links-key-by-cluster"))
+            .repartition(
+                Repartitioned.<String, FabricLink>as(LINKS_BY_CLUSTER)
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(inputs.serdes().value(FabricLink.class))
+                    .withNumberOfPartitions(partitions))
+            .mapValues(link -> (SpecificRecord) link, Named.as("pfc-links-as-input"));
+    KStream<String, Alert> clusterAlerts =
+        storms
+            .merge(links, Named.as("pfc-propagation-inputs-merge"))
             .process(
                 () -> new PausePropagationProcessor(propagationRules),
                 Named.as(PROPAGATION_PROCESSOR),
@@ -158,5 +190,6 @@ public final class PauseStormDetector {
     inputs.addStore(PROPAGATION_VICTIMS_STORE, Serdes.String());
     inputs.addStore(PROPAGATION_PENDING_STORE, alertSerde);
     inputs.addStore(PROPAGATION_PROGRESS_STORE, Serdes.Long());
+    inputs.addStore(PROPAGATION_LINKS_STORE, inputs.serdes().value(FabricLink.class));
   }
 }

@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -122,6 +123,7 @@ class PausePropagationArrivalOrderTest extends DetectorStories {
     PauseStormDetector.addPropagationStores(
         new DetectorInputs(builder, FabricTopics.defaults(), serdes));
     builder.stream(STORMS_IN, Consumed.with(Serdes.String(), serdes.alert()).withName("storms-in"))
+        .mapValues(a -> (SpecificRecord) a, Named.as("storms-as-input"))
         .process(
             () -> new PausePropagationProcessor(defaults.enabledFor(Detector.PAUSE_PROPAGATION)),
             Named.as(PauseStormDetector.PROPAGATION_PROCESSOR),
