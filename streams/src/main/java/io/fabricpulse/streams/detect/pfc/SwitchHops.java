@@ -86,10 +86,6 @@ final class SwitchHops {
     return Optional.ofNullable(hosts.get(storm.getNode() + " " + storm.getDevice()));
   }
 
-  boolean knowsAny(List<Alert> storms) {
-    return storms.stream().anyMatch(s -> switchOf(s).isPresent());
-  }
-
   /**
    * The trace as evidence: {@value #ORIGIN_SWITCHES} (the origins' switches), {@value
    * #VICTIM_SWITCHES} (each victim switch with its victim nodes), {@value #SPINES} (the switches
@@ -126,13 +122,12 @@ final class SwitchHops {
         continue;
       }
       for (String originSwitch : originSwitches) {
-        TreeSet<String> between =
-            new TreeSet<>(neighbours.getOrDefault(originSwitch, new TreeSet<>()));
-        between.retainAll(neighbours.getOrDefault(victimSwitch, new TreeSet<>()));
+        TreeSet<String> between = new TreeSet<>(neighboursOf(originSwitch));
+        between.retainAll(neighboursOf(victimSwitch));
         if (!between.isEmpty()) {
           spines.addAll(between);
           mostHops = Math.max(mostHops, 3);
-        } else if (neighbours.getOrDefault(originSwitch, new TreeSet<>()).contains(victimSwitch)) {
+        } else if (neighboursOf(originSwitch).contains(victimSwitch)) {
           mostHops = Math.max(mostHops, 2);
         }
       }
@@ -152,6 +147,10 @@ final class SwitchHops {
       evidence.put(UNTRACED, String.join(", ", untraced));
     }
     return evidence;
+  }
+
+  private TreeSet<String> neighboursOf(String switchName) {
+    return neighbours.getOrDefault(switchName, new TreeSet<>());
   }
 
   /**
