@@ -102,6 +102,12 @@ public final class CollectorConfig {
   public static final String FABRIC_TIMEOUT = SourceKind.FABRIC.key("timeout");
   public static final String FABRIC_IBDIAGNET_DIR = SourceKind.FABRIC.key("ibdiagnet_dir");
 
+  public static final String LLDP_COMMAND = SourceKind.LLDP.key("command");
+  public static final String LLDP_TIMEOUT = SourceKind.LLDP.key("timeout");
+
+  /** {@code host} (the links of its RoCE netdevs) or {@code switch} (its cables to switches). */
+  public static final String LLDP_ROLE = SourceKind.LLDP.key("role");
+
   /** The switch-port counter sweep's perfquery; null (~) for topology only. */
   public static final String FABRIC_PERFQUERY = SourceKind.FABRIC.key("perfquery");
 
@@ -189,6 +195,11 @@ public final class CollectorConfig {
           o.put(FABRIC_TIMEOUT, new Option(Type.DURATION, Duration.ofMinutes(2)));
           o.put(FABRIC_IBDIAGNET_DIR, new Option(Type.PATH, null));
           o.put(FABRIC_PERFQUERY, new Option(Type.STRING, "perfquery"));
+        }
+        case LLDP -> {
+          o.put(LLDP_COMMAND, new Option(Type.STRING, "lldpcli"));
+          o.put(LLDP_TIMEOUT, new Option(Type.DURATION, Duration.ofSeconds(5)));
+          o.put(LLDP_ROLE, new Option(Type.STRING, "host"));
         }
       }
     }
@@ -605,7 +616,13 @@ public final class CollectorConfig {
         }
       }
       validateFabric();
-      for (String key : List.of(ETHTOOL_TIMEOUT, GPU_TIMEOUT, SMINFO_TIMEOUT, FABRIC_TIMEOUT)) {
+      Object role = values.get(LLDP_ROLE);
+      if (!List.of("host", "switch").contains(role)) {
+        problems.add(
+            origin(LLDP_ROLE) + ": " + LLDP_ROLE + ": must be host or switch, got '" + role + "'");
+      }
+      for (String key :
+          List.of(ETHTOOL_TIMEOUT, GPU_TIMEOUT, SMINFO_TIMEOUT, FABRIC_TIMEOUT, LLDP_TIMEOUT)) {
         Duration timeout = (Duration) values.get(key);
         if (timeout != null && timeout.isZero()) {
           problems.add(origin(key) + ": " + key + ": must be more than 0");

@@ -13,10 +13,7 @@ import io.fabricpulse.collectors.ibnetdiscover.IbnetdiscoverOutput;
 import io.fabricpulse.collectors.switchports.SwitchCounterSweep;
 import io.fabricpulse.collectors.topology.FabricSweepSource;
 import io.fabricpulse.collectors.topology.IbdiagnetRunDirectory;
-import io.fabricpulse.collectors.topology.TopologyDiff;
-import io.fabricpulse.collectors.topology.TopologyDiffer;
 import io.fabricpulse.collectors.topology.TopologySnapshot;
-import io.fabricpulse.collectors.topology.TopologySweep;
 import java.time.Duration;
 import java.time.Instant;
 import org.apache.avro.specific.SpecificRecord;
@@ -35,7 +32,7 @@ public final class FabricTask extends SourceTask {
   private final FabricSweepSource sweeps;
   private final IbdiagnetRunDirectory ibdiagnet;
   private final SwitchCounterSweep switchCounters;
-  private long sweepSeq;
+  private final TopologySweeps sweepsSeen;
   private TopologySnapshot lastSweep;
   private TopologySnapshot lastIbdiagnet;
 
@@ -69,6 +66,7 @@ public final class FabricTask extends SourceTask {
     this.sweeps = sweeps;
     this.ibdiagnet = ibdiagnet;
     this.switchCounters = switchCounters;
+    this.sweepsSeen = new TopologySweeps(identity);
   }
 
   @Override
@@ -82,7 +80,9 @@ public final class FabricTask extends SourceTask {
               : IbnetdiscoverOutput.parse(tool, text);
       TopologySource source =
           tool.equals("iblinkinfo") ? TopologySource.IBLINKINFO : TopologySource.IBNETDISCOVER;
-      lastSweep = compare(lastSweep, snapshot(source, now, tool, ports, result), result);
+      lastSweep =
+          TopologySweeps.compare(
+              lastSweep, sweepsSeen.snapshot(source, now, tool, ports, result), result);
       if (switchCounters != null && ports.records().stream().anyMatch(PortLink::connected)) {
         ParseResult<NodeCounters> counters =
             switchCounters.sweep(identity().cluster(), now, ports.records());
@@ -96,8 +96,8 @@ public final class FabricTask extends SourceTask {
         String name = run.file().toString();
         ParseResult<PortLink> ports = IbnetdiscoverOutput.parse(name, run.text());
         TopologySnapshot snapshot =
-            snapshot(TopologySource.IBDIAGNET, run.written(), name, ports, result);
-        lastIbdiagnet = compare(lastIbdiagnet, snapshot, result);
+            sweepsSeen.snapshot(TopologySource.IBDIAGNET, run.written(), name, ports, result);
+        lastIbdiagnet = TopologySweeps.compare(lastIbdiagnet, snapshot, result);
         if (run.log() != null) {
           String log = run.log().toString();
           ParseResult<IbdiagnetFinding> findings =
@@ -114,39 +114,5 @@ public final class FabricTask extends SourceTask {
       }
     }
     return result;
-  }
-
-  private TopologySnapshot snapshot(
-      TopologySource source,
-      Instant time,
-      String name,
-      ParseResult<PortLink> ports,
-      ParseResult<SpecificRecord> result) {
-    ports.malformed().forEach(m -> result.skip(m.source(), m.line(), m.reason()));
-    TopologySweep sweep =
-        new TopologySweep(identity().cluster(), identity().node(), source, ++sweepSeq, time);
-    ParseResult<TopologySnapshot> snapshot = TopologySnapshot.of(sweep, name, ports.records());
-    snapshot.malformed().forEach(m -> result.skip(m.source(), m.line(), m.reason()));
-    return snapshot.records().get(0);
-  }
-
-  /**
-   * Adds what changed since {@code previous} to {@code result}; returns {@code current}. A sweep
-   * that gave no link at all (a tool printing only errors) is not compared: it would read as every
-   * link of the fabric disappearing.
-   */
-  private static TopologySnapshot compare(
-      TopologySnapshot previous, TopologySnapshot current, ParseResult<SpecificRecord> result) {
-    if (current.links().isEmpty() && previous != null && !previous.links().isEmpty()) {
-      result.skip(current.sweep().source().name(), 0, "sweep gave no link; kept the previous one");
-      return previous;
-    }
-    TopologyDiff diff =
-        previous == null
-            ? TopologyDiffer.baseline(current)
-            : TopologyDiffer.diff(previous, current);
-    diff.upserts().forEach(result::add);
-    diff.changes().forEach(result::add);
-    return current;
   }
 }

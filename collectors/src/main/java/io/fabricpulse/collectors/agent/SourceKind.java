@@ -25,7 +25,12 @@ public enum SourceKind {
    * fabric (the SM or a management host), so off by default; every 5 minutes, at least every minute
    * (a sweep sends SMPs to every port of the fabric).
    */
-  FABRIC("fabric", Duration.ofMinutes(5), false);
+  FABRIC("fabric", Duration.ofMinutes(5), false),
+  /**
+   * The Ethernet (RoCE) links lldpd's neighbours show: needs lldpd running on the node, so off by
+   * default; every 30 s (lldpd sends a frame every 30 s and keeps a neighbour 120 s).
+   */
+  LLDP("lldp", Duration.ofSeconds(30), false);
 
   private final String section;
   private final Duration defaultInterval;

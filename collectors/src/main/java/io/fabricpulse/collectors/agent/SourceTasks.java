@@ -9,6 +9,7 @@ import io.fabricpulse.collectors.kmsg.JournalctlKernelLogSource;
 import io.fabricpulse.collectors.kmsg.KernelLogSource;
 import io.fabricpulse.collectors.kmsg.KernelLogXidParser;
 import io.fabricpulse.collectors.kmsg.KmsgSource;
+import io.fabricpulse.collectors.lldp.CommandLldpSource;
 import io.fabricpulse.collectors.nccl.NcclLogTailer;
 import io.fabricpulse.collectors.nvsmi.CommandNvidiaSmiSource;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiCollector;
@@ -134,6 +135,30 @@ public final class SourceTasks {
     }
     if (config.enabled(SourceKind.FABRIC)) {
       tasks.add(fabricTask(config, identity));
+    }
+    if (config.enabled(SourceKind.LLDP)) {
+      CommandLldpSource lldp =
+          new CommandLldpSource(
+              config.string(CollectorConfig.LLDP_COMMAND),
+              config.duration(CollectorConfig.LLDP_TIMEOUT));
+      LldpTask.Role role =
+          config.string(CollectorConfig.LLDP_ROLE).equals("switch")
+              ? LldpTask.Role.SWITCH
+              : LldpTask.Role.HOST;
+      LOG.info(
+          "lldp: {} every {}, as a {}",
+          String.join(" ", lldp.neighborsCommand()),
+          config.interval(SourceKind.LLDP),
+          role.name().toLowerCase(java.util.Locale.ROOT));
+      tasks.add(
+          new LldpTask(
+              identity,
+              config.interval(SourceKind.LLDP),
+              lldp,
+              role,
+              new RoceNetdevs(
+                  tree, reader, config.list(CollectorConfig.ETHTOOL_NETDEVS), NETDEV_REFRESH),
+              tree));
     }
     return tasks;
   }

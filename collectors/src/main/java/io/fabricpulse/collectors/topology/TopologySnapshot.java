@@ -105,17 +105,17 @@ public record TopologySnapshot(TopologySweep sweep, SortedMap<String, FabricLink
     return result;
   }
 
-  /** {@code cluster/<guid a>:<port a><-><guid b>:<port b>}, the key of fabric.topology. */
+  /**
+   * {@code cluster/<guid a>:<port a><-><guid b>:<port b>}, the key of fabric.topology; an Ethernet
+   * end gives its port name ({@code swp12}) for its port, since switch port numbers taken from
+   * names need not be unique (breakout ports swp1s0 and swp2s0).
+   */
   public static String linkId(String cluster, LinkPort a, LinkPort b) {
-    return cluster
-        + "/"
-        + a.getGuid()
-        + ":"
-        + a.getPort()
-        + "<->"
-        + b.getGuid()
-        + ":"
-        + b.getPort();
+    return cluster + "/" + endId(a) + "<->" + endId(b);
+  }
+
+  private static String endId(LinkPort end) {
+    return end.getGuid() + ":" + (end.getPortName() != null ? end.getPortName() : end.getPort());
   }
 
   /** The line the far end printed about itself, found by GUID and port, else by LID and port. */
@@ -141,7 +141,8 @@ public record TopologySnapshot(TopologySweep sweep, SortedMap<String, FabricLink
         own.guid() != null ? own.guid() : seenFromNear.guid(),
         own.nodeDescription() != null ? own.nodeDescription() : seenFromNear.nodeDescription(),
         own.lid() != null ? own.lid() : seenFromNear.lid(),
-        own.port());
+        own.port(),
+        own.portName() != null ? own.portName() : seenFromNear.portName());
   }
 
   private static LinkPort linkPort(LinkEnd end, String guid, Integer width, IbSpeed speed) {
@@ -151,6 +152,7 @@ public record TopologySnapshot(TopologySweep sweep, SortedMap<String, FabricLink
         .setNodeDescription(end.nodeDescription())
         .setLid(end.lid())
         .setPort(end.port())
+        .setPortName(end.portName())
         .setWidth(width)
         .setSpeed(speed(speed))
         .build();
@@ -158,7 +160,11 @@ public record TopologySnapshot(TopologySweep sweep, SortedMap<String, FabricLink
 
   private static int compare(LinkPort x, LinkPort y) {
     int byGuid = x.getGuid().compareTo(y.getGuid());
-    return byGuid != 0 ? byGuid : Integer.compare(x.getPort(), y.getPort());
+    if (byGuid != 0) {
+      return byGuid;
+    }
+    int byPort = Integer.compare(x.getPort(), y.getPort());
+    return byPort != 0 ? byPort : endId(x).compareTo(endId(y));
   }
 
   private static FabricNodeType nodeType(NodeType type) {

@@ -17,6 +17,7 @@ import io.fabricpulse.collectors.ibnetdiscover.IbnetdiscoverOutput;
 import io.fabricpulse.collectors.ibstat.IbstatParser;
 import io.fabricpulse.collectors.ibstatus.IbstatusParser;
 import io.fabricpulse.collectors.kmsg.KernelLogXidParser;
+import io.fabricpulse.collectors.lldp.LldpKeyValueParser;
 import io.fabricpulse.collectors.nccl.NcclLineParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiCsvParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiQParser;
@@ -212,7 +213,14 @@ class ParserFuzzTest {
             "ibstatus",
             true,
             List.of("ibstatus/gpud-ibstatus-a100-8x-hdr-and-ethernet.txt"),
-            text -> outcome(new IbstatusParser().parse("fuzz", text))));
+            text -> outcome(new IbstatusParser().parse("fuzz", text))),
+        new Format(
+            "lldp",
+            false,
+            List.of(
+                "lldp/lldpd-1.0.16-host-two-tors-neighbors.txt",
+                "lldp/lldpd-1.0.16-leaf-neighbors.txt"),
+            text -> outcome(new LldpKeyValueParser().neighbors("fuzz", text))));
   }
 
   private static SampleContext context() {

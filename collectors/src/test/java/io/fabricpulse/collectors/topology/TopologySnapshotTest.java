@@ -55,11 +55,12 @@ class TopologySnapshotTest {
         List.copyOf(snapshot.links().keySet()));
     FabricLink isl = snapshot.links().get(ISL);
     assertEquals(
-        new LinkPort("0x0000000000200000", FabricNodeType.SWITCH, "leaf01", 1, 8, 1, LinkSpeed.SDR),
+        new LinkPort(
+            "0x0000000000200000", FabricNodeType.SWITCH, "leaf01", 1, 8, null, 1, LinkSpeed.SDR),
         isl.getEndA());
     assertEquals(
         new LinkPort(
-            "0x0000000000200002", FabricNodeType.SWITCH, "spine01", 4, 2, 1, LinkSpeed.SDR),
+            "0x0000000000200002", FabricNodeType.SWITCH, "spine01", 4, 2, null, 1, LinkSpeed.SDR),
         isl.getEndB());
     assertEquals(12, isl.getPossibleWidth());
     assertEquals(LinkSpeed.QDR, isl.getPossibleSpeed());

@@ -29,13 +29,18 @@ public final class Subjects {
     return AlertSubject.node(cluster, node).withDevice(end.getGuid()).withPort(end.getPort());
   }
 
-  /** {@code leaf-07 port 12}, or the GUID when the end has no description. */
+  /**
+   * {@code leaf-07 port 12}, {@code leaf-r01 swp12} for an Ethernet end (its port name), or the
+   * GUID when the end has no description.
+   */
   public static String label(LinkPort end) {
     String name =
         end.getNodeDescription() != null && !end.getNodeDescription().isEmpty()
             ? end.getNodeDescription()
             : end.getGuid();
-    return name + " port " + end.getPort();
+    return end.getPortName() != null
+        ? name + " " + end.getPortName()
+        : name + " port " + end.getPort();
   }
 
   static String encode(AlertSubject s) {
