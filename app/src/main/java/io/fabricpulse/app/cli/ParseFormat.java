@@ -13,6 +13,7 @@ import io.fabricpulse.collectors.ibnetdiscover.IbnetdiscoverOutput;
 import io.fabricpulse.collectors.ibstat.IbstatParser;
 import io.fabricpulse.collectors.ibstatus.IbstatusParser;
 import io.fabricpulse.collectors.kmsg.KernelLogXidParser;
+import io.fabricpulse.collectors.lldp.LldpKeyValueParser;
 import io.fabricpulse.collectors.nccl.NcclLineParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiCsvParser;
 import io.fabricpulse.collectors.nvsmi.NvidiaSmiQParser;
@@ -30,7 +31,7 @@ import java.util.function.Predicate;
 
 /**
  * The captured tool outputs {@code fabricpulse parse} reads, each with the collector's parser. Most
- * give pipeline records (Avro); the fabric tools ({@link #IBNETDISCOVER} to {@link #IBSTATUS}) give
+ * give pipeline records (Avro); the fabric tools ({@link #IBNETDISCOVER} to {@link #LLDP}) give
  * their parser's Java records, written by {@link ToolRecordJson}.
  */
 public enum ParseFormat {
@@ -65,7 +66,9 @@ public enum ParseFormat {
   /** {@code ibstat}: an IbstatPort per port. */
   IBSTAT("ibstat"),
   /** {@code ibstatus}: an IbstatusPort per port. */
-  IBSTATUS("ibstatus");
+  IBSTATUS("ibstatus"),
+  /** {@code lldpcli -f keyvalue show neighbors details}: an LldpNeighbor per neighbour. */
+  LLDP("lldp");
 
   private final String cliName;
 
@@ -167,6 +170,7 @@ public enum ParseFormat {
       case IBDIAGNET_PM -> result.addAll(new IbdiagnetPmParser().parse(source, text));
       case IBSTAT -> result.addAll(new IbstatParser().parse(source, text));
       case IBSTATUS -> result.addAll(new IbstatusParser().parse(source, text));
+      case LLDP -> result.addAll(new LldpKeyValueParser().neighbors(source, text));
     }
     return result;
   }

@@ -166,6 +166,24 @@ class ParseFabricFormatsTest {
   }
 
   @Test
+  void lldpGivesOneNeighbourPerInterfaceWithTheSwitchPortItsCableEndsOn() {
+    CliRun run =
+        CliRun.of(
+            "parse", "--format", "lldp", sample("lldp/lldpd-1.0.16-host-two-tors-neighbors.txt"));
+
+    assertEquals(0, run.exit(), run.stderr());
+    List<JsonNode> neighbours = lines(run);
+    assertEquals(2, neighbours.size());
+    JsonNode first = neighbours.get(0);
+    assertEquals("LldpNeighbor", first.get("type").asText());
+    assertEquals("ens9f0np0", first.get("localInterface").asText());
+    assertEquals("leaf-r01", first.get("systemName").asText());
+    assertEquals("1c:34:da:71:0c:0c", first.get("chassisId").asText());
+    assertEquals("swp12", first.get("portId").asText());
+    assertEquals("leaf-r02", neighbours.get(1).get("systemName").asText());
+  }
+
+  @Test
   void malformedLinesAreCountedAndTheWrongFormatIsAUsageError() {
     CliRun partial =
         CliRun.of(
