@@ -71,6 +71,7 @@ public final class FabricSimulator {
   private final List<SimulatedNcclJob> jobs = new ArrayList<>();
   private final SimulatedSubnetManager subnetManager;
   private final SimulatedFatTree fatTree;
+  private final SimulatedEthernetFabric ethernet;
   private final List<Script> scripts = new ArrayList<>();
   private Instant now;
 
@@ -151,6 +152,19 @@ public final class FabricSimulator {
     }
     subnetManager = new SimulatedSubnetManager(config.seed(), now, this);
     fatTree = roce ? null : new SimulatedFatTree(this);
+    Map<String, List<SimulatedPort>> netdevPorts = new LinkedHashMap<>();
+    nodes.forEach(
+        (name, node) ->
+            netdevPorts.put(name, node.ports.stream().filter(p -> p.netdev != null).toList()));
+    ethernet = new SimulatedEthernetFabric(this, netdevPorts);
+  }
+
+  /**
+   * The Ethernet switches under the nodes' RoCE netdevs (all of a RoCE fleet's, the storage NICs of
+   * an InfiniBand fleet), which every node's and switch's LLDP source reports.
+   */
+  public SimulatedEthernetFabric ethernet() {
+    return ethernet;
   }
 
   /**
@@ -208,11 +222,13 @@ public final class FabricSimulator {
   }
 
   /**
-   * Cluster, host and current boot id (a new one after every NODE_REBOOT); also of the SM hosts and
-   * the fabric role host.
+   * Cluster, host and current boot id (a new one after every NODE_REBOOT); also of the SM hosts,
+   * the fabric role host and the Ethernet switches.
    */
   public synchronized NodeIdentity identity(String node) {
-    if (SimulatedSubnetManager.HOSTS.contains(node) || node.equals(SimulatedFatTree.FABRIC_HOST)) {
+    if (SimulatedSubnetManager.HOSTS.contains(node)
+        || node.equals(SimulatedFatTree.FABRIC_HOST)
+        || ethernet.isSwitch(node)) {
       String bootId =
           UUID.nameUUIDFromBytes(
                   (config.seed() + "/" + node + "/boot/0").getBytes(StandardCharsets.UTF_8))

@@ -3,6 +3,7 @@ package io.fabricpulse.collectors.sim;
 import io.fabricpulse.collectors.agent.EthtoolTask;
 import io.fabricpulse.collectors.agent.GpuTask;
 import io.fabricpulse.collectors.agent.KmsgTask;
+import io.fabricpulse.collectors.agent.LldpTask;
 import io.fabricpulse.collectors.agent.NcclTask;
 import io.fabricpulse.collectors.agent.OpenSmLogTask;
 import io.fabricpulse.collectors.agent.RoceNetdevs;
@@ -38,6 +39,7 @@ public final class SimulatedAgents {
   private static final Logger log = LoggerFactory.getLogger(SimulatedAgents.class);
   private static final Duration COUNTERS = Duration.ofSeconds(1);
   private static final Duration SLOW = Duration.ofSeconds(10);
+  private static final Duration LLDP = Duration.ofSeconds(30);
 
   /** What one host's agent produced in one cycle. */
   public record HostRecords(NodeIdentity identity, List<SpecificRecord> records) {
@@ -54,8 +56,9 @@ public final class SimulatedAgents {
   private long failures;
 
   /**
-   * Agents for every node and every subnet-manager host of {@code simulator}, and on an InfiniBand
-   * fleet the fabric role of {@link SimulatedFatTree#FABRIC_HOST} over its fat tree.
+   * Agents for every node and every subnet-manager host of {@code simulator}, on an InfiniBand
+   * fleet the fabric role of {@link SimulatedFatTree#FABRIC_HOST} over its fat tree, and the LLDP
+   * source of every Ethernet switch.
    */
   public SimulatedAgents(FabricSimulator simulator) {
     this.simulator = simulator;
@@ -64,13 +67,15 @@ public final class SimulatedAgents {
     for (String host : hosts) {
       sources.put(host, simulator.sources(host));
     }
+    // hosts without a node's sources: the fabric role's and the switches' agents
     simulator.fatTree().ifPresent(tree -> sources.put(SimulatedFatTree.FABRIC_HOST, null));
+    simulator.ethernet().switches().forEach(s -> sources.put(s, null));
   }
 
   /**
    * Advances the simulated fabric to {@code time} and runs every task that is due; returns the
-   * records of each host in host order (nodes, then SM hosts, then the fabric host), one entry per
-   * host.
+   * records of each host in host order (nodes, then SM hosts, then the fabric host, then the
+   * Ethernet switches), one entry per host.
    */
   public List<HostRecords> collect(Instant time) {
     simulator.advanceTo(time);
@@ -106,6 +111,18 @@ public final class SimulatedAgents {
 
   private List<SourceTask> tasksFor(NodeIdentity identity, SimulatedNodeSources src) {
     List<SourceTask> list = new ArrayList<>();
+    if (src == null && simulator.ethernet().isSwitch(identity.node())) {
+      // An Ethernet switch that runs lldpd: its agent reports its cables to other switches.
+      list.add(
+          new LldpTask(
+              identity,
+              LLDP,
+              simulator.ethernet().lldp(identity.node()),
+              LldpTask.Role.SWITCH,
+              null,
+              null));
+      return list;
+    }
     if (src == null) {
       // The management host: its agent runs the fabric role only (iblinkinfo, then perfquery).
       list.add(simulator.fatTree().orElseThrow().fabricTask(identity));
@@ -128,12 +145,16 @@ public final class SimulatedAgents {
     SysfsPortCounterReader reader = new SysfsPortCounterReader(src.sysfs());
     list.add(new SysfsTask(identity, COUNTERS, reader));
     if (!src.netdevs().isEmpty()) {
+      RoceNetdevs netdevs = new RoceNetdevs(src.sysfs(), reader, List.of(), Duration.ofMinutes(1));
+      list.add(new EthtoolTask(identity, COUNTERS, new EthtoolCollector(src.ethtool()), netdevs));
       list.add(
-          new EthtoolTask(
+          new LldpTask(
               identity,
-              COUNTERS,
-              new EthtoolCollector(src.ethtool()),
-              new RoceNetdevs(src.sysfs(), reader, List.of(), Duration.ofMinutes(1))));
+              LLDP,
+              simulator.ethernet().lldp(src.node()),
+              LldpTask.Role.HOST,
+              netdevs,
+              src.sysfs()));
     }
     src.nvidiaSmi()
         .ifPresent(smi -> list.add(new GpuTask(identity, SLOW, new NvidiaSmiCollector(smi))));

@@ -43,11 +43,24 @@ final class SimulatedNode {
     if (p.netdev != null) {
       tree.constant(dir + "/gid_attrs/ndevs/0", p.netdev + "\n");
       tree.constant(dev + "/device/net/" + p.netdev + "/dev_port", (p.port - 1) + "\n");
+      tree.constant("class/net/" + p.netdev + "/address", mac(seed, name, p.netdev) + "\n");
       tree.file("class/net/" + p.netdev + "/mtu", () -> p.mtu + "\n");
       tree.file(
           "class/net/" + p.netdev + "/speed",
           () -> p.up ? (long) (rateGbps(p.rate) * 1000) + "\n" : "-1\n");
     }
+  }
+
+  /**
+   * A netdev's MAC, from the seed: ConnectX's OUI b8:3f:d2 and three hashed bytes. The node's sysfs
+   * shows it and its lldpd sends it ({@link SimulatedEthernetFabric}).
+   */
+  static String mac(long seed, String node, String netdev) {
+    long h =
+        UUID.nameUUIDFromBytes(
+                (seed + "/" + node + "/" + netdev + "/mac").getBytes(StandardCharsets.UTF_8))
+            .getMostSignificantBits();
+    return String.format("b8:3f:d2:%02x:%02x:%02x", (h >> 16) & 0xff, (h >> 8) & 0xff, h & 0xff);
   }
 
   private String nodeGuid(SimulatedPort p) {
