@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.app.run.EmbeddedPipeline;
 import io.fabricpulse.avro.Alert;
+import io.fabricpulse.avro.AlertKind;
+import io.fabricpulse.avro.AlertState;
 import io.fabricpulse.collectors.sim.DemoFaults;
 import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.FaultKind;
@@ -106,6 +108,52 @@ class DetectionExactnessIT {
       // nothing lost on the way to the store; a write that timed out on a loaded machine and
       // succeeded on retry is the sink doing its job, not a failure of this run
       assertEquals(0, pipeline.sink().metrics().pointsRejected());
+      assertTheStormIsTracedThroughTheSwitches(sim, faults, alerts);
     }
+  }
+
+  /**
+   * The fleet's RoCE netdevs hang off the simulator's leaf/spine Ethernet fabric, whose hosts and
+   * switches announce their cables over LLDP: the origin's storm alert names the leaf port its
+   * cable ends on, and the propagation alert the switches from the origin's leaf over the spines to
+   * the victims' other leaves.
+   */
+  private static void assertTheStormIsTracedThroughTheSwitches(
+      FabricSimulator sim, List<InjectedFault> faults, List<Alert> alerts) {
+    InjectedFault storm =
+        faults.stream()
+            .filter(f -> f.kind() == FaultKind.PFC_PAUSE_STORM)
+            .findFirst()
+            .orElseThrow();
+    String netdev = storm.device();
+    String originPort = sim.ethernet().switchPortOf(storm.node(), netdev);
+    Alert originStorm =
+        firing(alerts, AlertKind.PAUSE_STORM)
+            .filter(a -> storm.node().equals(a.getNode()))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(originPort, originStorm.getLabels().get("peer"), "the origin's leaf port");
+
+    String originLeaf = originPort.split(" ")[0];
+    List<String> otherLeaves =
+        storm.affected().stream()
+            .map(victim -> sim.ethernet().switchPortOf(victim.split("/")[0], netdev).split(" ")[0])
+            .filter(leaf -> !leaf.equals(originLeaf))
+            .distinct()
+            .sorted()
+            .toList();
+    String spines =
+        sim.ethernet().switches().stream()
+            .filter(s -> s.startsWith("roce-spine"))
+            .collect(Collectors.joining(", "));
+    Alert propagation = firing(alerts, AlertKind.PAUSE_PROPAGATION).findFirst().orElseThrow();
+    assertEquals(
+        originLeaf + " -> " + spines + " -> " + String.join(", ", otherLeaves),
+        propagation.getEvidence().get("path"),
+        propagation.getSummary());
+  }
+
+  private static Stream<Alert> firing(List<Alert> alerts, AlertKind kind) {
+    return alerts.stream().filter(a -> a.getKind() == kind && a.getState() == AlertState.FIRING);
   }
 }
