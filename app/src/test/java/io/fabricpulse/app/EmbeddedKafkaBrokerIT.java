@@ -40,6 +40,10 @@ class EmbeddedKafkaBrokerIT {
                 .allTopicNames()
                 .get(30, TimeUnit.SECONDS);
         assertEquals(4, described.get(FabricTopics.PORT_COUNTERS).partitions().size());
+        // ensure hands out topics only once every partition has a leader (KAFKA-14359)
+        described.values().stream()
+            .flatMap(d -> d.partitions().stream())
+            .forEach(p -> assertTrue(p.leader() != null && !p.leader().isEmpty(), p.toString()));
         ConfigResource active =
             new ConfigResource(ConfigResource.Type.TOPIC, FabricTopics.ALERTS_ACTIVE);
         String policy =
@@ -51,6 +55,24 @@ class EmbeddedKafkaBrokerIT {
                 .get("cleanup.policy")
                 .value();
         assertEquals("compact", policy);
+      }
+    }
+  }
+
+  @Test
+  void waitingForTheLeadersOfATopicThatNeverComesTimesOutNamingIt(@TempDir Path dir)
+      throws Exception {
+    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(dir, Duration.ofSeconds(60))) {
+      Properties props = new Properties();
+      props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+      try (Admin admin = Admin.create(props)) {
+        java.util.concurrent.TimeoutException timeout =
+            org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.TimeoutException.class,
+                () ->
+                    io.fabricpulse.schemas.topics.TopicLeaders.await(
+                        admin, List.of("never.created"), Duration.ofSeconds(1)));
+        assertTrue(timeout.getMessage().contains("without a leader"), timeout.getMessage());
       }
     }
   }

@@ -405,6 +405,12 @@ public final class EndToEndBench {
         throw new PhaseFailed("cannot create " + name + ": " + e.getCause());
       }
     }
+    try {
+      io.fabricpulse.schemas.topics.TopicLeaders.await(
+          admin, List.of(name), java.time.Duration.ofSeconds(30));
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      throw new PhaseFailed("cannot write to " + name + ": " + e);
+    }
   }
 
   /** Nearest-rank percentile; null for no values. */

@@ -1,6 +1,7 @@
 package io.fabricpulse.app.embedded;
 
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicLeaders;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,6 +53,7 @@ public final class TopicBootstrap {
         }
       }
       log.info("created topics {}", missing.stream().map(NewTopic::name).toList());
+      TopicLeaders.await(admin, missing.stream().map(NewTopic::name).toList(), METADATA_WAIT);
     }
     return missing.stream().map(NewTopic::name).toList();
   }

@@ -157,6 +157,8 @@ class StreamThreadReplacementIT {
         topics.add(new NewTopic(name, 1, (short) 1));
       }
       admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
+      io.fabricpulse.schemas.topics.TopicLeaders.await(
+          admin, List.of(names), java.time.Duration.ofSeconds(30));
     }
   }
 

@@ -88,6 +88,8 @@ class KafkaScramIT {
           .createTopics(List.of(new NewTopic("scram.check", 1, (short) 1)))
           .all()
           .get(30, TimeUnit.SECONDS);
+      io.fabricpulse.schemas.topics.TopicLeaders.await(
+          admin, List.of("scram.check"), java.time.Duration.ofSeconds(30));
     }
     Properties producer = scram(PASSWORD);
     producer.put("key.serializer", StringSerializer.class.getName());

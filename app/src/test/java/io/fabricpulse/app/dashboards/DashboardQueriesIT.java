@@ -132,6 +132,8 @@ class DashboardQueriesIT {
           create.add(new NewTopic(spec.name(), spec.partitions(), (short) 1).configs(configs));
         }
         a.createTopics(create).all().get(30, TimeUnit.SECONDS);
+        io.fabricpulse.schemas.topics.TopicLeaders.await(
+            a, create.stream().map(NewTopic::name).toList(), java.time.Duration.ofSeconds(30));
         BridgeTopics.ensure(a);
       }
       long p0 = System.nanoTime();
@@ -488,7 +490,7 @@ class DashboardQueriesIT {
    * scenario: fabric01's sweeps of 8 leaves and 4 spines, {@code DemoFaults.scheduleIslFaults}):
    * the dirty leaf03-spine02 cable is the worst symbol-error port at its spine end, the flapping
    * leaf02-spine01 cable counts link downs at both ends and no other ISL does, and the ISL and host
-   * link tables hold the whole tree.
+   * link tables hold the whole tree, with the Ethernet fabric's ISLs that the switches' LLDP shows.
    */
   @Test
   void theSwitchIslDashboardShowsTheIslFaultsOfTheDemoFatTree() throws Exception {
@@ -505,8 +507,12 @@ class DashboardQueriesIT {
     assertEquals(0.0, downed.get("leaf03 port 17"), downed.toString());
     assertEquals(0.0, downed.get("spine04 port 8"), downed.toString());
     Map<String, List<String>> isls = linkRows(panel("ISLs (switch to switch)", cluster));
-    assertEquals(8 * 4, isls.size(), isls.keySet().toString());
+    // every leaf to every spine of the IB fat tree, and of the Ethernet fabric under the RoCE NICs
+    // (16 nodes: two racks, so two RoCE leaves, each cabled to both RoCE spines, seen over LLDP)
+    assertEquals(8 * 4 + 2 * 2, isls.size(), isls.keySet().toString());
     assertTrue(isls.containsKey("leaf04 port 19 <-> spine03 port 4"), isls.keySet().toString());
+    assertTrue(
+        isls.containsKey("roce-leaf02 port 50 <-> roce-spine02 port 2"), isls.keySet().toString());
     Map<String, List<String>> hosts = linkRows(panel("Host links (switch to HCA)", cluster));
     assertTrue(
         hosts.containsKey("gpu002 mlx5_1 port 1 <-> leaf02 port 2"), hosts.keySet().toString());

@@ -65,5 +65,7 @@ public final class BridgeTopics {
         throw e;
       }
     }
+    io.fabricpulse.schemas.topics.TopicLeaders.await(
+        admin, missing.stream().map(NewTopic::name).toList(), java.time.Duration.ofSeconds(30));
   }
 }

@@ -1,0 +1,57 @@
+package io.fabricpulse.schemas.topics;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/** Waiting for topics just created to be writable. */
+public final class TopicLeaders {
+  private TopicLeaders() {}
+
+  /**
+   * Returns once the broker's metadata shows a leader for every partition of {@code names}. An
+   * idempotent producer that writes to a partition the broker has not opened yet can lose its first
+   * batch to a retriable NOT_LEADER_OR_FOLLOWER while its second is appended, and then retries the
+   * first forever with OUT_OF_ORDER_SEQUENCE_NUMBER (KAFKA-14359, KAFKA-15591): the agent's flush
+   * never returns. Topics are therefore handed out only when they can be written.
+   */
+  public static void await(Admin admin, List<String> names, Duration timeout)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      List<String> leaderless = new ArrayList<>();
+      try {
+        admin
+            .describeTopics(names)
+            .allTopicNames()
+            .get(30, TimeUnit.SECONDS)
+            .forEach(
+                (name, description) ->
+                    description.partitions().stream()
+                        .filter(p -> p.leader() == null || p.leader().isEmpty())
+                        .forEach(p -> leaderless.add(name + "-" + p.partition())));
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+          throw e;
+        }
+        leaderless.add("(a topic not in the broker's metadata yet)");
+      }
+      if (leaderless.isEmpty()) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException(
+            "partitions without a leader "
+                + timeout.toSeconds()
+                + " s after creation: "
+                + leaderless);
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+  }
+}
