@@ -8,6 +8,7 @@ import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
 import io.fabricpulse.collectors.sysfs.DirectorySysfsTree;
 import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
+import io.fabricpulse.collectors.sysfs.SysfsSnapshot;
 import io.fabricpulse.collectors.sysfs.SysfsTree;
 import io.fabricpulse.schemas.serde.AvroSerde;
 import io.fabricpulse.schemas.topics.FabricTopics;

@@ -7,6 +7,7 @@ import io.fabricpulse.collectors.core.SampleContext;
 import io.fabricpulse.collectors.sim.FabricSimulator;
 import io.fabricpulse.collectors.sim.SimulatorConfig;
 import io.fabricpulse.collectors.sysfs.SysfsPortCounterReader;
+import io.fabricpulse.collectors.sysfs.SysfsSnapshot;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.StreamsSettings;

@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
+    subcommands = BenchAgentCommand.class,
     description = {
       "Measure the pipeline end to end on a real in-process broker.",
       "",
@@ -20,6 +21,7 @@ import picocli.CommandLine.Option;
       "the sink into QuestDB, alert latency with faults at 80%% of the streams rate,",
       "and offline detect over a file. The last line sums it up:",
       "bench: streams=N/s baseline=N/s ratio=R alert_p99=MS sink=N/s detect=N/s",
+      "The node agent's own CPU and memory: 'fabricpulse bench agent'.",
       "Microbenchmarks (parsers, serde, rate stage) are JMH: bench/run.sh."
     },
     footerHeading = "%nExamples:%n",

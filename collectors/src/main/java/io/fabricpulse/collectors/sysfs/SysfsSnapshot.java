@@ -1,6 +1,5 @@
-package io.fabricpulse.bench;
+package io.fabricpulse.collectors.sysfs;
 
-import io.fabricpulse.collectors.sysfs.SysfsTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
@@ -10,14 +9,14 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /**
- * Writes the current text of a {@link SysfsTree} (the simulator's live view) to a directory, so the
- * collector can read it through real file system calls ({@code DirectorySysfsTree}).
+ * Writes the current text of a {@link SysfsTree} (e.g. the simulator's live view) to a directory,
+ * so the collector can read it through real file system calls ({@code DirectorySysfsTree}).
  */
-final class SysfsSnapshot {
+public final class SysfsSnapshot {
   private SysfsSnapshot() {}
 
   /** Copies every readable file under {@code relDir}; a file that fails to read is left out. */
-  static void write(SysfsTree tree, String relDir, Path target) throws IOException {
+  public static void write(SysfsTree tree, String relDir, Path target) throws IOException {
     Files.createDirectories(relDir.isEmpty() ? target : target.resolve(relDir));
     for (String name : tree.list(relDir)) {
       String path = relDir.isEmpty() ? name : relDir + "/" + name;
@@ -33,7 +32,7 @@ final class SysfsSnapshot {
     }
   }
 
-  static void delete(Path root) throws IOException {
+  public static void delete(Path root) throws IOException {
     if (root == null || !Files.exists(root)) {
       return;
     }
