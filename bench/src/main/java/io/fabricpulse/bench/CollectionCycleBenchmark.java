@@ -66,6 +66,11 @@ public class CollectionCycleBenchmark {
   }
 
   static final int HCAS = 8;
+
+  /** The 8 HCAs: an InfiniBand node of the simulator also has a RoCE storage NIC, mlx5_8. */
+  private static final java.util.regex.Pattern HCAS_ONLY =
+      java.util.regex.Pattern.compile("mlx5_[0-7]");
+
   private static final Instant START = Instant.parse("2025-01-23T17:07:40Z");
   private static final String TOPIC = FabricTopics.PORT_COUNTERS;
 
@@ -100,7 +105,7 @@ public class CollectionCycleBenchmark {
       SysfsSnapshot.write(live, "", snapshot);
       source = new DirectorySysfsTree(snapshot);
     }
-    reader = new SysfsPortCounterReader(source);
+    reader = new SysfsPortCounterReader(source, HCAS_ONLY, null);
     serializer =
         AvroSerde.forValues(PortCounters.class, "mock://bench-collection-cycle").serializer();
     checkCycle(live);
@@ -112,7 +117,9 @@ public class CollectionCycleBenchmark {
   private void checkCycle(SysfsTree live) {
     ParseResult<PortCounters> sample = reader.read(SampleContext.of(identity, time));
     List<PortCounters> expected =
-        new SysfsPortCounterReader(live).read(SampleContext.of(identity, time)).records();
+        new SysfsPortCounterReader(live, HCAS_ONLY, null)
+            .read(SampleContext.of(identity, time))
+            .records();
     if (sample.records().size() != HCAS || !sample.malformed().isEmpty()) {
       throw new IllegalStateException(
           "expected "
