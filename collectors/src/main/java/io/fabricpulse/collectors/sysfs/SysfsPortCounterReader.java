@@ -209,11 +209,8 @@ public final class SysfsPortCounterReader {
   }
 
   private String readOptional(String path, List<String> readErrors) {
-    if (!tree.exists(path)) {
-      return null;
-    }
     try {
-      return tree.read(path);
+      return tree.readIfPresent(path);
     } catch (IOException e) {
       readErrors.add(path + ": " + reason(e));
       return null;
@@ -222,7 +219,7 @@ public final class SysfsPortCounterReader {
 
   private String readQuietly(String path) {
     try {
-      return tree.exists(path) ? tree.read(path) : null;
+      return tree.readIfPresent(path);
     } catch (IOException e) {
       return null;
     }

@@ -19,4 +19,12 @@ public interface SysfsTree {
 
   /** Whether a file or directory exists. */
   boolean exists(String relPath);
+
+  /**
+   * The content of a file that may be absent, null when it is: one read instead of a look and a
+   * read where the tree can tell absence from the read itself (a real directory can).
+   */
+  default String readIfPresent(String relPath) throws IOException {
+    return exists(relPath) ? read(relPath) : null;
+  }
 }
