@@ -16,7 +16,8 @@ jar="bench/target/fabricpulse-bench.jar"
 echo "bench: building $jar ..." >&2
 mvn -B -q -DskipTests package -pl bench -am >&2
 
-testdata="$here/collectors/testdata"
+# relative to the repository root (the forks run there): no machine path in the recorded results
+testdata="collectors/testdata"
 
 mkdir -p bench/results
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
