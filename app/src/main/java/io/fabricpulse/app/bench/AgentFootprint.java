@@ -58,24 +58,19 @@ public final class AgentFootprint {
 
   public record Settings(Duration warmup, Duration measure, List<String> javaOptions) {}
 
-  /** One measurement; {@code cpuMsPerCycle} is null when no cycle was published. */
-  public record Result(
-      long cycles,
-      double seconds,
-      double cpuMs,
-      long rssKb,
-      long peakRssKb,
-      int threads,
-      List<String> javaOptions) {
-    public Double cpuMsPerCycle() {
-      return cycles == 0 ? null : cpuMs / cycles;
+  /**
+   * One measurement, of at least one cycle that reached the broker (a window without one fails).
+   */
+  public record Result(long cycles, double cpuMs, long rssKb, long peakRssKb, int threads) {
+    public double cpuMsPerCycle() {
+      return cpuMs / cycles;
     }
 
     public String summaryLine() {
       return String.format(
           Locale.ROOT,
-          "bench agent: cpu_per_cycle=%sms rss=%.1fMB rss_peak=%.1fMB cycles=%d threads=%d",
-          cycles == 0 ? "none" : String.format(Locale.ROOT, "%.2f", cpuMsPerCycle()),
+          "bench agent: cpu_per_cycle=%.2fms rss=%.1fMB rss_peak=%.1fMB cycles=%d threads=%d",
+          cpuMsPerCycle(),
           rssKb / 1024.0,
           peakRssKb / 1024.0,
           cycles,
@@ -149,22 +144,14 @@ public final class AgentFootprint {
     }
     Duration cpu1 = cpu(agent);
     Map<String, Long> threads1 = ThreadTicks.read(pid);
-    double seconds = (System.nanoTime() - t0) / 1e9;
     long cycles = endOffset(admin, topic) - cycles0;
-    printByThread(threads0, threads1, Math.max(1, cycles));
-    int threads = ProcStatus.read(pid).getOrDefault("Threads", 0L).intValue();
     if (cycles == 0) {
       throw new Failed(
           "the agent published no cycle in " + settings.measure() + " (log " + log + ")");
     }
-    return new Result(
-        cycles,
-        seconds,
-        cpu1.minus(cpu0).toNanos() / 1e6,
-        rss,
-        peak,
-        threads,
-        settings.javaOptions());
+    printByThread(threads0, threads1, cycles);
+    int threads = ProcStatus.read(pid).getOrDefault("Threads", 0L).intValue();
+    return new Result(cycles, cpu1.minus(cpu0).toNanos() / 1e6, rss, peak, threads);
   }
 
   /** Where the CPU went: each thread name's share, in ms per cycle, largest first. */

@@ -80,20 +80,11 @@ public final class BenchAgentCommand implements Callable<Integer> {
           new AgentFootprint(new AgentFootprint.Settings(warmup, measure, options), System.out)
               .run(dir);
       System.out.println(result.summaryLine());
-      deleteTree(dir);
+      ScratchDirectory.delete(dir); // a failed run keeps its tree, broker and log for reading
       return 0;
     } catch (AgentFootprint.Failed e) {
       System.out.println("bench agent: " + e.getMessage());
       return 1;
-    }
-  }
-
-  /** The tree, broker and log of a run that measured; a failed run keeps them for reading. */
-  private static void deleteTree(Path dir) throws java.io.IOException {
-    try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }

@@ -42,7 +42,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -164,7 +163,7 @@ public final class DetectCommand implements Callable<Integer> {
       long deadLetters = run(topics, rules, inputs, scratch, out, err);
       return inputs.malformed() > 0 || deadLetters > 0 ? ExitCodes.PARTIAL : ExitCodes.OK;
     } finally {
-      deleteTree(scratch);
+      ScratchDirectory.delete(scratch);
     }
   }
 
@@ -476,13 +475,5 @@ public final class DetectCommand implements Callable<Integer> {
   private static Object field(SpecificRecord record, String name) {
     var field = record.getSchema().getField(name);
     return field == null ? null : record.get(field.pos());
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

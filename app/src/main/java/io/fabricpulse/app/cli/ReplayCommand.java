@@ -14,7 +14,6 @@ import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.streams.rules.Rule;
 import io.fabricpulse.streams.rules.RuleSet;
 import io.fabricpulse.streams.rules.RuleValidationException;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -197,7 +195,7 @@ public final class ReplayCommand implements Callable<Integer> {
           .print(format, out);
       return partial ? ExitCodes.PARTIAL : ExitCodes.OK;
     } finally {
-      deleteTree(scratch);
+      ScratchDirectory.delete(scratch);
     }
   }
 
@@ -242,13 +240,5 @@ public final class ReplayCommand implements Callable<Integer> {
       }
     }
     return longest;
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

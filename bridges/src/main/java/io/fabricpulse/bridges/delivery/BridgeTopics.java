@@ -1,6 +1,7 @@
 package io.fabricpulse.bridges.delivery;
 
 import io.fabricpulse.schemas.topics.FabricTopics;
+import io.fabricpulse.schemas.topics.TopicLeaders;
 import io.fabricpulse.schemas.topics.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ public final class BridgeTopics {
         throw e;
       }
     }
-    io.fabricpulse.schemas.topics.TopicLeaders.await(
-        admin, missing.stream().map(NewTopic::name).toList(), java.time.Duration.ofSeconds(30));
+    TopicLeaders.await(
+        admin, missing.stream().map(NewTopic::name).toList(), Duration.ofSeconds(30));
   }
 }

@@ -47,11 +47,11 @@ public final class SimulatedEthernetFabric {
   private final Instant start;
   private final Map<String, String> chassisMacs = new LinkedHashMap<>();
 
-  /** System name -> its interface -> the end at the other side. */
-  private final Map<String, Map<String, End>> cables = new LinkedHashMap<>();
+  /** A cable seen from one of its systems: that system's end, and the end at the other side. */
+  private record Cable(End near, End far) {}
 
-  /** System name -> its interface -> its own end. */
-  private final Map<String, Map<String, End>> ends = new LinkedHashMap<>();
+  /** System name -> its interface -> the cable plugged into it. */
+  private final Map<String, Map<String, Cable>> cables = new LinkedHashMap<>();
 
   /** A host's chassis ID: the MAC of its first netdev, as lldpd picks one of its interfaces. */
   private final Map<String, String> hostChassisMacs = new LinkedHashMap<>();
@@ -90,10 +90,8 @@ public final class SimulatedEthernetFabric {
   }
 
   private void cable(End a, End b) {
-    cables.computeIfAbsent(a.system(), k -> new LinkedHashMap<>()).put(a.iface(), b);
-    cables.computeIfAbsent(b.system(), k -> new LinkedHashMap<>()).put(b.iface(), a);
-    ends.computeIfAbsent(a.system(), k -> new LinkedHashMap<>()).put(a.iface(), a);
-    ends.computeIfAbsent(b.system(), k -> new LinkedHashMap<>()).put(b.iface(), b);
+    cables.computeIfAbsent(a.system(), k -> new LinkedHashMap<>()).put(a.iface(), new Cable(a, b));
+    cables.computeIfAbsent(b.system(), k -> new LinkedHashMap<>()).put(b.iface(), new Cable(b, a));
   }
 
   static String leaf(int l) {
@@ -140,22 +138,20 @@ public final class SimulatedEthernetFabric {
 
   /** The leaf and port a host's netdev is cabled to: {@code roce-leaf01 swp7}. */
   public String switchPortOf(String node, String netdev) {
-    End far = cables.getOrDefault(node, Map.of()).get(netdev);
-    return far == null ? null : far.system() + " " + far.iface();
+    Cable cable = cables.getOrDefault(node, Map.of()).get(netdev);
+    return cable == null ? null : cable.far().system() + " " + cable.far().iface();
   }
 
   private String neighborsOf(String system, Instant now) {
     StringBuilder out = new StringBuilder();
     int rid = 0;
-    Map<String, End> mine = cables.getOrDefault(system, Map.of());
-    for (Map.Entry<String, End> cable : mine.entrySet()) {
-      End near = ends.get(system).get(cable.getKey());
-      End far = cable.getValue();
-      if (!up(near) || !up(far)) {
+    for (Cable cable : cables.getOrDefault(system, Map.of()).values()) {
+      End far = cable.far();
+      if (!up(cable.near()) || !up(far)) {
         continue;
       }
       rid++;
-      String p = "lldp." + cable.getKey() + ".";
+      String p = "lldp." + cable.near().iface() + ".";
       out.append(p).append("via=LLDP\n");
       out.append(p).append("rid=").append(rid).append('\n');
       out.append(p).append("age=").append(age(Duration.between(start, now))).append('\n');
@@ -174,7 +170,7 @@ public final class SimulatedEthernetFabric {
 
   private String chassisOf(String system) {
     StringBuilder out = new StringBuilder();
-    End self = ends.get(system).values().iterator().next();
+    End self = cables.get(system).values().iterator().next().near();
     chassis(out, "local-chassis.chassis.", self);
     return out.toString();
   }
