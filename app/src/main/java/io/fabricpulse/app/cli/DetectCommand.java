@@ -45,7 +45,6 @@ import java.util.concurrent.Callable;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
@@ -286,15 +285,10 @@ public final class DetectCommand implements Callable<Integer> {
       throws IOException {
     List<Input> inputs = read.records();
     String registry = "mock://detect-" + UUID.randomUUID();
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, FabricTopology.APPLICATION_ID + "-detect");
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"); // never contacted
-    props.put(
-        StreamsConfig.STATE_DIR_CONFIG,
-        Files.createDirectories(scratch.resolve("state")).toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
-    // one task that starts empty and throws its state away: no RocksDB file per record and store
-    props.put(StreamsSettings.IN_MEMORY_STATE, "true");
+    Properties props =
+        StreamsSettings.offline(
+            FabricTopology.APPLICATION_ID + "-detect",
+            Files.createDirectories(scratch.resolve("state")));
     Topology topology = FabricTopology.build(topics, registry, rules, RateConfig.defaults(), props);
     DetectorSerdes serdes = DetectorSerdes.forRegistry(registry);
     long start = inputs.isEmpty() ? 0 : inputs.get(0).time();

@@ -24,7 +24,6 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -61,15 +60,9 @@ public final class ReplayEngine {
       throws IOException {
     FabricTopics topics = FabricTopics.defaults();
     String registry = "mock://replay-" + UUID.randomUUID();
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"); // never contacted
-    props.put(
-        StreamsConfig.STATE_DIR_CONFIG,
-        Files.createDirectories(scratch.resolve("replay-state")).toString());
-    props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
-    // one task that starts empty and throws its state away: no RocksDB file per record and store
-    props.put(StreamsSettings.IN_MEMORY_STATE, "true");
+    Properties props =
+        StreamsSettings.offline(
+            APPLICATION_ID, Files.createDirectories(scratch.resolve("replay-state")));
     DetectorSerdes serdes = DetectorSerdes.forRegistry(registry);
     List<ReplayedAlert> alerts = new ArrayList<>();
     Map<String, List<NodeRates>> rates = new LinkedHashMap<>();

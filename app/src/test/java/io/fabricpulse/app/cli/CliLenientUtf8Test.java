@@ -75,4 +75,18 @@ class CliLenientUtf8Test {
       assertNull(lines.next());
     }
   }
+
+  @Test
+  void byteLinesJoinsALineAcrossReadChunksAndSkipsAnOverlongOneThatSpansThem() throws Exception {
+    String long1 = "y".repeat(100_000); // longer than one 64 KiB read
+    String long2 = "z".repeat(200_000);
+    byte[] input = bytes(long1, "\r\n", long2, "\n", "after\n");
+    try (ByteLines lines = new ByteLines(new ByteArrayInputStream(input), 150_000)) {
+      assertArrayEquals(bytes(long1), lines.next());
+      assertSame(ByteLines.TOO_LONG, lines.next());
+      assertArrayEquals(bytes("after"), lines.next());
+      assertEquals(3, lines.lineNumber());
+      assertNull(lines.next());
+    }
+  }
 }

@@ -73,18 +73,30 @@ public final class DetectorInputs {
   }
 
   /**
-   * Registers a persistent (RocksDB, or in memory for an offline run), changelogged key-value store
-   * with String keys (every detector store is one), named {@code name} so its changelog name is
-   * stable.
+   * Registers a persistent (RocksDB), changelogged key-value store with String keys (every detector
+   * store is one), named {@code name} so its changelog name is stable; for an offline run ({@link
+   * #offlineState}) an in-memory store without a changelog.
    */
   public <V> void addStore(String name, Serde<V> valueSerde) {
-    builder.addStateStore(
-        Stores.keyValueStoreBuilder(
-            inMemoryStores
-                ? Stores.inMemoryKeyValueStore(name)
-                : Stores.persistentKeyValueStore(name),
-            Serdes.String(),
-            valueSerde));
+    if (inMemoryStores) {
+      builder.addStateStore(
+          Stores.keyValueStoreBuilder(
+                  Stores.inMemoryKeyValueStore(name), Serdes.String(), valueSerde)
+              .withLoggingDisabled());
+    } else {
+      builder.addStateStore(
+          Stores.keyValueStoreBuilder(
+              Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde));
+    }
+  }
+
+  /**
+   * Whether this topology runs offline ({@link
+   * io.fabricpulse.streams.StreamsSettings#IN_MEMORY_STATE}): one task that starts empty and throws
+   * its state away, so its stores need no changelog.
+   */
+  public boolean offlineState() {
+    return inMemoryStores;
   }
 
   /**

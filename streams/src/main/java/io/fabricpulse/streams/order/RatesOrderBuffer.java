@@ -3,7 +3,6 @@ package io.fabricpulse.streams.order;
 import io.fabricpulse.avro.CounterRates;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -54,16 +53,36 @@ final class RatesOrderBuffer {
     return released;
   }
 
+  /**
+   * {@code node|time|source|device|port|netdev|seq}, numbers zero-padded so that the store's byte
+   * order is event-time order (what {@code %019d} and {@code %05d} would print; built by hand, as
+   * this runs for every port of every record).
+   */
   static String key(String node, CounterRates r) {
-    return String.format(
-        Locale.ROOT,
-        "%s|%019d|%s|%s|%s|%s|%019d",
-        node,
-        r.getTime().toEpochMilli(),
-        r.getSource(),
-        Objects.toString(r.getDevice(), ""),
-        r.getPort() == null ? "" : String.format(Locale.ROOT, "%05d", r.getPort()),
-        Objects.toString(r.getNetdev(), ""),
-        r.getSeq());
+    StringBuilder key = new StringBuilder(node.length() + 96);
+    key.append(node).append('|');
+    zeroPadded(key, r.getTime().toEpochMilli(), 19).append('|');
+    key.append(r.getSource()).append('|');
+    key.append(Objects.toString(r.getDevice(), "")).append('|');
+    if (r.getPort() != null) {
+      zeroPadded(key, r.getPort(), 5);
+    }
+    key.append('|').append(Objects.toString(r.getNetdev(), "")).append('|');
+    return zeroPadded(key, r.getSeq(), 19).toString();
+  }
+
+  /** Appends {@code value} as {@code String.format("%0<width>d")} does. */
+  static StringBuilder zeroPadded(StringBuilder out, long value, int width) {
+    String digits = Long.toString(value);
+    int start = 0;
+    if (value < 0) {
+      out.append('-');
+      start = 1;
+      width--;
+    }
+    for (int i = digits.length() - start; i < width; i++) {
+      out.append('0');
+    }
+    return out.append(digits, start, digits.length());
   }
 }

@@ -10,12 +10,14 @@ import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Joined;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -157,10 +159,12 @@ public final class LinkPeers {
                 .withValueSerde(Serdes.String()))
         .toTable(
             Named.as(NETDEV_TABLE),
-            Materialized.<String, String>as(
-                    Stores.persistentVersionedKeyValueStore(NETDEV_TABLE_STORE, HISTORY))
-                .withKeySerde(Serdes.String())
-                .withValueSerde(Serdes.String()));
+            versioned(
+                inputs,
+                Materialized.<String, String>as(
+                        Stores.persistentVersionedKeyValueStore(NETDEV_TABLE_STORE, HISTORY))
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(Serdes.String())));
   }
 
   /** {@code cluster/node/netdev=...} of an alert that names node and netdev, else its alert_id. */
@@ -242,10 +246,21 @@ public final class LinkPeers {
                 .withValueSerde(linkSerde))
         .toTable(
             Named.as(TABLE),
-            Materialized.<String, FabricLink>as(
-                    Stores.persistentVersionedKeyValueStore(TABLE_STORE, HISTORY))
-                .withKeySerde(Serdes.String())
-                .withValueSerde(linkSerde));
+            versioned(
+                inputs,
+                Materialized.<String, FabricLink>as(
+                        Stores.persistentVersionedKeyValueStore(TABLE_STORE, HISTORY))
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(linkSerde)));
+  }
+
+  /**
+   * A versioned table's store, without its changelog offline (Kafka Streams has no in-memory
+   * versioned store, so it stays in RocksDB there).
+   */
+  private static <V> Materialized<String, V, KeyValueStore<Bytes, byte[]>> versioned(
+      DetectorInputs inputs, Materialized<String, V, KeyValueStore<Bytes, byte[]>> table) {
+    return inputs.offlineState() ? table.withLoggingDisabled() : table;
   }
 
   /**

@@ -162,12 +162,20 @@ public final class RateTopology {
     }
   }
 
-  /** The per-node store of the last accepted samples, changelogged for fail-over. */
+  /**
+   * The per-node store of the last accepted samples, changelogged for fail-over; offline ({@code
+   * inMemory}) in memory and without a changelog.
+   */
   static StoreBuilder<KeyValueStore<String, NodeLastSamples>> lastSampleStore(boolean inMemory) {
+    if (inMemory) {
+      return Stores.keyValueStoreBuilder(
+              Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
+              Serdes.String(),
+              LastSampleSerde.serde())
+          .withLoggingDisabled();
+    }
     return Stores.keyValueStoreBuilder(
-        inMemory
-            ? Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE)
-            : Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
+        Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
         Serdes.String(),
         LastSampleSerde.serde());
   }

@@ -1,0 +1,58 @@
+package io.fabricpulse.streams.order;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.RateSource;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+class RatesOrderBufferTest {
+
+  @Test
+  void zeroPaddingPrintsWhatFormatPrints() {
+    for (long value : List.of(0L, 7L, 12_345L, 99_999L, 123_456L, -3L, 1_737_652_060_000L)) {
+      assertEquals(
+          String.format(Locale.ROOT, "%019d", value),
+          RatesOrderBuffer.zeroPadded(new StringBuilder(), value, 19).toString());
+      assertEquals(
+          String.format(Locale.ROOT, "%05d", value),
+          RatesOrderBuffer.zeroPadded(new StringBuilder(), value, 5).toString());
+    }
+  }
+
+  @Test
+  void keysSortInEventTimeOrderThenByPort() {
+    String early = RatesOrderBuffer.key("c/n1", rates(1_000L, "mlx5_0", 2, 9));
+    String later = RatesOrderBuffer.key("c/n1", rates(10_000L, "mlx5_0", 1, 1));
+    String laterPort = RatesOrderBuffer.key("c/n1", rates(10_000L, "mlx5_0", 10, 1));
+    assertEquals("c/n1|0000000000000001000|PORT|mlx5_0|00002||0000000000000000009", early);
+    assertTrue(early.compareTo(later) < 0);
+    assertTrue(later.compareTo(laterPort) < 0);
+    assertEquals(
+        "c/n1|0000000000000010000|PFC|||eth0|0000000000000000001",
+        RatesOrderBuffer.key(
+            "c/n1",
+            CounterRates.newBuilder(rates(10_000L, null, null, 1))
+                .setSource(RateSource.PFC)
+                .setNetdev("eth0")
+                .build()));
+  }
+
+  private static CounterRates rates(long time, String device, Integer port, long seq) {
+    return CounterRates.newBuilder()
+        .setCluster("c")
+        .setNode("n1")
+        .setBootId("boot-1")
+        .setSeq(seq)
+        .setTime(Instant.ofEpochMilli(time))
+        .setSource(RateSource.PORT)
+        .setDevice(device)
+        .setPort(port)
+        .setRates(List.of())
+        .build();
+  }
+}
