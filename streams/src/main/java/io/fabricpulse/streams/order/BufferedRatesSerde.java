@@ -1,12 +1,14 @@
 package io.fabricpulse.streams.order;
 
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NodeRates;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -17,15 +19,29 @@ import org.apache.kafka.common.serialization.Serializer;
  * Binary form of {@link BufferedRates} for the order buffer and its changelog: a version byte, the
  * headers (count, then key and value of each), then the record in the pipeline's own Avro wire
  * format (with its schema id, so a record buffered before an upgrade still reads after it).
+ *
+ * <p>Version 1 held one port's {@link CounterRates}; version 2 holds a whole {@link NodeRates} or a
+ * CounterRates (the same layout; the schema id tells which). Both are read, so entries buffered
+ * before an upgrade are released after it; a build that knows only version 1 refuses version 2 with
+ * a clear error instead of misreading it.
  */
 final class BufferedRatesSerde implements Serde<BufferedRates> {
 
-  private static final byte VERSION = 1;
+  private static final byte VERSION = 2;
+  private static final byte PORT_RECORDS = 1;
   private static final String TOPIC = "rates-order-buffer";
 
-  private final Serde<CounterRates> records;
+  private final Serializer<NodeRates> nodes;
+  private final Serializer<CounterRates> ports;
+  private final Deserializer<SpecificRecord> records;
 
-  BufferedRatesSerde(Serde<CounterRates> records) {
+  /**
+   * @param records reads a NodeRates or a CounterRates, whichever it was written as
+   */
+  BufferedRatesSerde(
+      Serde<NodeRates> nodes, Serde<CounterRates> ports, Deserializer<SpecificRecord> records) {
+    this.nodes = nodes.serializer();
+    this.ports = ports.serializer();
     this.records = records;
   }
 
@@ -41,7 +57,10 @@ final class BufferedRatesSerde implements Serde<BufferedRates> {
 
   private byte[] write(BufferedRates e) {
     try {
-      byte[] record = records.serializer().serialize(TOPIC, e.record());
+      byte[] record =
+          e.record() instanceof NodeRates node
+              ? nodes.serialize(TOPIC, node)
+              : ports.serialize(TOPIC, (CounterRates) e.record());
       ByteArrayOutputStream bytes = new ByteArrayOutputStream(record.length + 192);
       DataOutputStream out = new DataOutputStream(bytes);
       out.writeByte(VERSION);
@@ -68,7 +87,7 @@ final class BufferedRatesSerde implements Serde<BufferedRates> {
     try {
       DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
       byte version = in.readByte();
-      if (version != VERSION) {
+      if (version != VERSION && version != PORT_RECORDS) {
         throw new IllegalStateException("unknown buffered rates version " + version);
       }
       RecordHeaders headers = new RecordHeaders();
@@ -85,7 +104,7 @@ final class BufferedRatesSerde implements Serde<BufferedRates> {
       }
       byte[] record = new byte[in.readInt()];
       in.readFully(record);
-      return new BufferedRates(records.deserializer().deserialize(TOPIC, record), headers);
+      return new BufferedRates(records.deserialize(TOPIC, record), headers);
     } catch (IOException ex) {
       throw new UncheckedIOException(ex);
     }

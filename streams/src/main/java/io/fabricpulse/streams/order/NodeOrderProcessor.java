@@ -1,7 +1,13 @@
 package io.fabricpulse.streams.order;
 
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NodeRates;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.streams.alerts.Lineage;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -15,12 +21,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Forwards each node's fabric.rates records in event-time order across the node's sources: a record
  * waits in the {@link RatesOrderBuffer} until every active source of its node has reported up to
- * its time ({@link NodeSourceClocks}). Each forwarded record carries its own fabric.rates
- * coordinates ({@link Lineage#toHeaders}).
+ * its time ({@link NodeSourceClocks}). It buffers what the topic carries, one {@link NodeRates} per
+ * node cycle, whole (one store entry, one clock update per node cycle instead of one per port), and
+ * forwards its ports one {@link CounterRates} view each when it is released, ordered by device,
+ * port and netdev. Each forwarded record carries its own fabric.rates coordinates ({@link
+ * Lineage#toHeaders}).
  */
-final class NodeOrderProcessor implements Processor<String, CounterRates, String, CounterRates> {
+final class NodeOrderProcessor implements Processor<String, SpecificRecord, String, CounterRates> {
 
   private static final Logger LOG = LoggerFactory.getLogger(NodeOrderProcessor.class);
+
+  /** The order of one record's ports (what the per-port buffer keys gave before). */
+  static final Comparator<CounterRates> PORT_ORDER =
+      Comparator.comparing(
+              CounterRates::getDevice, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(CounterRates::getPort, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(CounterRates::getNetdev, Comparator.nullsFirst(Comparator.naturalOrder()));
 
   private ProcessorContext<String, CounterRates> context;
   private KeyValueStore<String, NodeSourceClocks> clocks;
@@ -34,14 +50,14 @@ final class NodeOrderProcessor implements Processor<String, CounterRates, String
   }
 
   @Override
-  public void process(Record<String, CounterRates> record) {
-    CounterRates r = record.value();
-    if (r == null) {
+  public void process(Record<String, SpecificRecord> record) {
+    if (record.value() == null) {
       return;
     }
-    String node = r.getCluster() + "/" + r.getNode();
-    long t = r.getTime().toEpochMilli();
-    Headers headers = withInput(record.headers(), Lineage.of(context));
+    BufferedRates r =
+        new BufferedRates(record.value(), withInput(record.headers(), Lineage.of(context)));
+    String node = r.node();
+    long t = r.time();
     NodeSourceClocks before = clocks.get(node);
     if (before == null) {
       before = NodeSourceClocks.EMPTY;
@@ -51,15 +67,14 @@ final class NodeOrderProcessor implements Processor<String, CounterRates, String
       LOG.debug(
           "late rates of {} {} at {} (released to {}): forwarded on arrival",
           node,
-          r.getSource(),
-          r.getTime(),
+          r.source(),
+          r.instant(),
           before.releasedTo());
-      forward(record.key(), new BufferedRates(r, headers));
+      forward(record.key(), r);
     } else {
-      buffer.add(node, r, headers);
+      buffer.add(node, r);
     }
-    long interval = r.getIntervalMs() == null ? 0 : r.getIntervalMs();
-    NodeSourceClocks after = before.observe(r.getSource().name(), t, interval);
+    NodeSourceClocks after = before.observe(r.source().name(), t, r.intervalMs());
     long watermark = after.lowWatermark();
     if (watermark > before.releasedTo()) {
       for (BufferedRates due : buffer.releaseUpTo(node, watermark)) {
@@ -70,8 +85,16 @@ final class NodeOrderProcessor implements Processor<String, CounterRates, String
     clocks.put(node, after);
   }
 
+  /** Forwards the record's ports, each with its own copy of the record's headers. */
   private void forward(String key, BufferedRates e) {
-    context.forward(new Record<>(key, e.record(), e.time(), e.headers()));
+    List<CounterRates> ports = NodeRecords.portRates(e.record());
+    if (ports.size() > 1) {
+      ports = new ArrayList<>(ports);
+      ports.sort(PORT_ORDER);
+    }
+    for (CounterRates port : ports) {
+      context.forward(new Record<>(key, port, e.time(), new RecordHeaders(e.headers().toArray())));
+    }
   }
 
   /** The record's own headers plus its fabric.rates coordinates ({@link Lineage#toHeaders}). */

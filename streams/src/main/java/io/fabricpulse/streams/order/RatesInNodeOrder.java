@@ -1,7 +1,10 @@
 package io.fabricpulse.streams.order;
 
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.streams.alerts.DetectorInputs;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
+import java.util.List;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 
@@ -39,12 +42,21 @@ public final class RatesInNodeOrder {
 
   private RatesInNodeOrder() {}
 
-  /** Adds the ordering stage over {@code inputs.rates()}; call once per topology. */
+  /**
+   * Adds the ordering stage over {@code inputs.ratesRecords()} (whole node records, split into
+   * ports on release); call once per topology.
+   */
   public static KStream<String, CounterRates> addTo(DetectorInputs inputs) {
-    inputs.addStore(BUFFER_STORE, new BufferedRatesSerde(inputs.serdes().rates()));
+    DetectorSerdes serdes = inputs.serdes();
+    inputs.addStore(
+        BUFFER_STORE,
+        new BufferedRatesSerde(
+            serdes.value(NodeRates.class),
+            serdes.rates(),
+            serdes.oneOf(List.of(NodeRates.class, CounterRates.class))));
     inputs.addStore(CLOCK_STORE, new NodeSourceClocksSerde());
     return inputs
-        .rates()
+        .ratesRecords()
         .process(NodeOrderProcessor::new, Named.as(PROCESSOR), BUFFER_STORE, CLOCK_STORE);
   }
 }

@@ -1,10 +1,13 @@
 package io.fabricpulse.streams.order;
 
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NodeRates;
+import io.fabricpulse.avro.RateSource;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.apache.kafka.common.header.Headers;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -17,7 +20,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Key {@code <cluster/node>|<event time, 19 digits>|<source>|<device>|<port>|<netdev>|<seq, 19
  * digits>}: the store iterates keys in byte order, so one node's records come out by event time,
  * ties broken by source, port and the collector's sequence number - the same order whatever order
- * they arrived in. A record delivered twice has the same key and is kept once.
+ * they arrived in. A record delivered twice has the same key and is kept once. A {@link NodeRates}
+ * (all ports of one node cycle of one source) is one entry, its device, port and netdev empty; a
+ * 0.1 {@link CounterRates} (one port) names its port.
  */
 final class RatesOrderBuffer {
 
@@ -29,8 +34,8 @@ final class RatesOrderBuffer {
     this.store = store;
   }
 
-  void add(String node, CounterRates r, Headers headers) {
-    store.put(key(node, r), new BufferedRates(r, headers));
+  void add(String node, BufferedRates rates) {
+    store.put(key(node, rates.record()), rates);
   }
 
   /** Removes and returns the node's records of event time {@code <= watermark}, in order. */
@@ -56,19 +61,35 @@ final class RatesOrderBuffer {
   /**
    * {@code node|time|source|device|port|netdev|seq}, numbers zero-padded so that the store's byte
    * order is event-time order (what {@code %019d} and {@code %05d} would print; built by hand, as
-   * this runs for every port of every record).
+   * this runs for every record).
    */
-  static String key(String node, CounterRates r) {
+  static String key(String node, SpecificRecord record) {
+    if (record instanceof NodeRates n) {
+      return key(node, n.getTime(), n.getSource(), null, null, null, n.getSeq());
+    }
+    CounterRates r = (CounterRates) record;
+    return key(
+        node, r.getTime(), r.getSource(), r.getDevice(), r.getPort(), r.getNetdev(), r.getSeq());
+  }
+
+  private static String key(
+      String node,
+      Instant time,
+      RateSource source,
+      String device,
+      Integer port,
+      String netdev,
+      long seq) {
     StringBuilder key = new StringBuilder(node.length() + 96);
     key.append(node).append('|');
-    zeroPadded(key, r.getTime().toEpochMilli(), 19).append('|');
-    key.append(r.getSource()).append('|');
-    key.append(Objects.toString(r.getDevice(), "")).append('|');
-    if (r.getPort() != null) {
-      zeroPadded(key, r.getPort(), 5);
+    zeroPadded(key, time.toEpochMilli(), 19).append('|');
+    key.append(source).append('|');
+    key.append(Objects.toString(device, "")).append('|');
+    if (port != null) {
+      zeroPadded(key, port, 5);
     }
-    key.append('|').append(Objects.toString(r.getNetdev(), "")).append('|');
-    return zeroPadded(key, r.getSeq(), 19).toString();
+    key.append('|').append(Objects.toString(netdev, "")).append('|');
+    return zeroPadded(key, seq, 19).toString();
   }
 
   /** Appends {@code value} as {@code String.format("%0<width>d")} does. */

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabricpulse.avro.CounterRates;
+import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.RateSource;
+import io.fabricpulse.schemas.nodes.NodeRecords;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -40,6 +42,20 @@ class RatesOrderBufferTest {
                 .setSource(RateSource.PFC)
                 .setNetdev("eth0")
                 .build()));
+  }
+
+  @Test
+  void aNodeRecordIsOneEntryWithoutPortAndSortsWithTheNodesOtherSources() {
+    NodeRates node =
+        NodeRecords.ofRates(
+            List.of(BufferedRatesSerdeTest.port("mlx5_0"), BufferedRatesSerdeTest.port("mlx5_1")));
+    String key = RatesOrderBuffer.key("c1/gpu001", node);
+    assertEquals("c1/gpu001|0000000000000001000|PORT||||0000000000000000007", key);
+    String pfcSameTime =
+        RatesOrderBuffer.key(
+            "c1/gpu001",
+            NodeRates.newBuilder(node).setSource(RateSource.PFC).setPorts(List.of()).build());
+    assertTrue(pfcSameTime.compareTo(key) < 0, "ties broken by source: PFC before PORT");
   }
 
   private static CounterRates rates(long time, String device, Integer port, long seq) {
