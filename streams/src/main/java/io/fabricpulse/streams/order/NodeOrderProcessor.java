@@ -21,11 +21,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Forwards each node's fabric.rates records in event-time order across the node's sources: a record
  * waits in the {@link RatesOrderBuffer} until every active source of its node has reported up to
- * its time ({@link NodeSourceClocks}). It buffers what the topic carries, one {@link NodeRates} per
- * node cycle, whole (one store entry, one clock update per node cycle instead of one per port), and
- * forwards its ports one {@link CounterRates} view each when it is released, ordered by device,
- * port and netdev. Each forwarded record carries its own fabric.rates coordinates ({@link
- * Lineage#toHeaders}).
+ * its time ({@link NodeSourceClocks}). It handles what the topic carries, one {@link NodeRates} per
+ * node cycle, whole (one clock update per node cycle instead of one per port), and forwards its
+ * ports one {@link CounterRates} view each when it is released, ordered by device, port and netdev.
+ * A record the node's new watermark already covers (every record of a node whose sources are in
+ * step) is released with the buffered ones without being stored: writing a whole node record to the
+ * store and reading it back cost more than the per-port buffer it replaced (BENCHMARKS.md, "Offline
+ * detect: fewer records in the driver"). Each forwarded record carries its own fabric.rates
+ * coordinates ({@link Lineage#toHeaders}).
  */
 final class NodeOrderProcessor implements Processor<String, SpecificRecord, String, CounterRates> {
 
@@ -62,7 +65,8 @@ final class NodeOrderProcessor implements Processor<String, SpecificRecord, Stri
     if (before == null) {
       before = NodeSourceClocks.EMPTY;
     }
-    if (before.released(t)) {
+    boolean late = before.released(t);
+    if (late) {
       // its source trailed the node by more than its timeout: too late for the order
       LOG.debug(
           "late rates of {} {} at {} (released to {}): forwarded on arrival",
@@ -71,16 +75,21 @@ final class NodeOrderProcessor implements Processor<String, SpecificRecord, Stri
           r.instant(),
           before.releasedTo());
       forward(record.key(), r);
-    } else {
-      buffer.add(node, r);
     }
     NodeSourceClocks after = before.observe(r.source().name(), t, r.intervalMs());
     long watermark = after.lowWatermark();
     if (watermark > before.releasedTo()) {
-      for (BufferedRates due : buffer.releaseUpTo(node, watermark)) {
+      // a record the new watermark covers goes out with the buffered ones, never into the store
+      BufferedRates arriving = late || t > watermark ? null : r;
+      if (!late && arriving == null) {
+        buffer.add(node, r);
+      }
+      for (BufferedRates due : buffer.releaseUpTo(node, watermark, arriving)) {
         forward(record.key(), due);
       }
       after = after.releasedUpTo(watermark);
+    } else if (!late) {
+      buffer.add(node, r);
     }
     clocks.put(node, after);
   }

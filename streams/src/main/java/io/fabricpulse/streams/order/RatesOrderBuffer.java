@@ -40,20 +40,45 @@ final class RatesOrderBuffer {
 
   /** Removes and returns the node's records of event time {@code <= watermark}, in order. */
   List<BufferedRates> releaseUpTo(String node, long watermark) {
-    List<KeyValue<String, BufferedRates>> due = new ArrayList<>();
+    return releaseUpTo(node, watermark, null);
+  }
+
+  /**
+   * Removes and returns the node's records of event time {@code <= watermark} with {@code arriving}
+   * (a record of that node at or below the watermark, or null) in its place among them: the same
+   * order as adding it first, without writing it to the store and reading it back. A node whose
+   * sources are all in step (one source, or all at the same time) never puts a record in the store.
+   * A buffered record with the same key (delivered twice) gives way to the arriving one.
+   */
+  List<BufferedRates> releaseUpTo(String node, long watermark, BufferedRates arriving) {
+    String arrivingKey = arriving == null ? null : key(node, arriving.record());
+    List<BufferedRates> released = new ArrayList<>();
+    List<String> due = new ArrayList<>();
     try (KeyValueIterator<String, BufferedRates> it = store.prefixScan(node + "|", KEYS)) {
       while (it.hasNext()) {
         KeyValue<String, BufferedRates> e = it.next();
         if (e.value.time() > watermark) {
           break;
         }
-        due.add(e);
+        due.add(e.key);
+        if (arrivingKey != null) {
+          int order = e.key.compareTo(arrivingKey);
+          if (order >= 0) {
+            released.add(arriving);
+            arrivingKey = null;
+            if (order == 0) {
+              continue; // the same record again: the arriving copy only
+            }
+          }
+        }
+        released.add(e.value);
       }
     }
-    List<BufferedRates> released = new ArrayList<>(due.size());
-    for (KeyValue<String, BufferedRates> e : due) {
-      store.delete(e.key);
-      released.add(e.value);
+    if (arrivingKey != null) {
+      released.add(arriving);
+    }
+    for (String key : due) {
+      store.delete(key);
     }
     return released;
   }

@@ -7,9 +7,15 @@ import io.fabricpulse.avro.CounterRates;
 import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.schemas.nodes.NodeRecords;
+import io.fabricpulse.streams.alerts.DetectorSerdes;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 class RatesOrderBufferTest {
@@ -56,6 +62,60 @@ class RatesOrderBufferTest {
             "c1/gpu001",
             NodeRates.newBuilder(node).setSource(RateSource.PFC).setPorts(List.of()).build());
     assertTrue(pfcSameTime.compareTo(key) < 0, "ties broken by source: PFC before PORT");
+  }
+
+  @Test
+  void anArrivingRecordTheWatermarkCoversIsReleasedInItsPlaceWithoutBeingStored() {
+    KeyValueStore<String, BufferedRates> store = store();
+    RatesOrderBuffer buffer = new RatesOrderBuffer(store);
+    BufferedRates pfc = buffered(node(1_000L, RateSource.PFC, 1));
+    BufferedRates ecn = buffered(node(3_000L, RateSource.ECN, 1));
+    buffer.add("c1/gpu001", pfc);
+    buffer.add("c1/gpu001", ecn);
+
+    BufferedRates port = buffered(node(2_000L, RateSource.PORT, 1));
+    assertEquals(List.of(pfc, port), buffer.releaseUpTo("c1/gpu001", 2_000L, port));
+    assertEquals(1, count(store), "only the ECN record after the watermark stays");
+
+    BufferedRates ecnAgain = buffered(node(3_000L, RateSource.ECN, 1));
+    assertEquals(List.of(ecnAgain), buffer.releaseUpTo("c1/gpu001", 3_000L, ecnAgain));
+    assertEquals(0, count(store));
+  }
+
+  private static NodeRates node(long time, RateSource source, long seq) {
+    return NodeRecords.ofRates(
+        List.of(CounterRates.newBuilder(rates(time, "mlx5_0", 1, seq)).setSource(source).build()));
+  }
+
+  private static BufferedRates buffered(NodeRates node) {
+    return new BufferedRates(node, new RecordHeaders());
+  }
+
+  private static KeyValueStore<String, BufferedRates> store() {
+    DetectorSerdes serdes = DetectorSerdes.forRegistry("mock://" + RatesOrderBufferTest.class);
+    KeyValueStore<String, BufferedRates> store =
+        Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("rates-order-buffer"),
+                Serdes.String(),
+                new BufferedRatesSerde(
+                    serdes.value(NodeRates.class),
+                    serdes.rates(),
+                    serdes.oneOf(List.of(NodeRates.class, CounterRates.class))))
+            .withLoggingDisabled()
+            .build();
+    store.init(new MockProcessorContext<String, CounterRates>().getStateStoreContext(), store);
+    return store;
+  }
+
+  private static long count(KeyValueStore<String, BufferedRates> store) {
+    try (var all = store.all()) {
+      long n = 0;
+      while (all.hasNext()) {
+        all.next();
+        n++;
+      }
+      return n;
+    }
   }
 
   private static CounterRates rates(long time, String device, Integer port, long seq) {
