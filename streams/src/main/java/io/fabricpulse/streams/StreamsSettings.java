@@ -4,8 +4,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.LogAndSkipOnInvalidTimestamp;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * The base Kafka Streams configuration every fabricpulse topology runs with. Callers add their own
@@ -138,6 +143,21 @@ public final class StreamsSettings {
     props.put(IN_MEMORY_STATE, "true");
     props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
     return props;
+  }
+
+  /**
+   * A key-value store with String keys: persistent (RocksDB) and changelogged, or for an offline
+   * run ({@link #IN_MEMORY_STATE}) in memory without a changelog, as {@link #offline} describes.
+   */
+  public static <V> StoreBuilder<KeyValueStore<String, V>> keyValueStore(
+      String name, Serde<V> values, boolean offline) {
+    if (offline) {
+      return Stores.keyValueStoreBuilder(
+              Stores.inMemoryKeyValueStore(name), Serdes.String(), values)
+          .withLoggingDisabled();
+    }
+    return Stores.keyValueStoreBuilder(
+        Stores.persistentKeyValueStore(name), Serdes.String(), values);
   }
 
   /** Base settings with exactly-once v2 (docs/design.md section 8). */

@@ -259,8 +259,10 @@ class BadConfigurationTest {
     @Test
     void aNetworkAddressWithoutATokenIsRefused() {
       refused(
-          streams("--status-bind", "0.0.0.0"),
-          Pattern.quote("--status-bind 0.0.0.0: not a loopback address, so it needs")
+          // a documentation address (RFC 5737), never this machine's: were the check to let it
+          // through, nothing could listen on it, let alone on every interface
+          streams("--status-bind", "192.0.2.1"),
+          Pattern.quote("--status-bind 192.0.2.1: not a loopback address, so it needs")
               + " --status-token-file.*");
     }
 

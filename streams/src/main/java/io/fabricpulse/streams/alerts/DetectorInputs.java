@@ -6,6 +6,7 @@ import io.fabricpulse.avro.NodeRates;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
+import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.deadletters.DecodeOrDeadLetter;
 import io.fabricpulse.streams.deadletters.DecodedValue;
 import io.fabricpulse.streams.order.RatesInNodeOrder;
@@ -23,7 +24,6 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The input streams of the detectors in one {@link StreamsBuilder}. Kafka Streams allows one source
@@ -78,22 +78,12 @@ public final class DetectorInputs {
    * #offlineState}) an in-memory store without a changelog.
    */
   public <V> void addStore(String name, Serde<V> valueSerde) {
-    if (inMemoryStores) {
-      builder.addStateStore(
-          Stores.keyValueStoreBuilder(
-                  Stores.inMemoryKeyValueStore(name), Serdes.String(), valueSerde)
-              .withLoggingDisabled());
-    } else {
-      builder.addStateStore(
-          Stores.keyValueStoreBuilder(
-              Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde));
-    }
+    builder.addStateStore(StreamsSettings.keyValueStore(name, valueSerde, inMemoryStores));
   }
 
   /**
-   * Whether this topology runs offline ({@link
-   * io.fabricpulse.streams.StreamsSettings#IN_MEMORY_STATE}): one task that starts empty and throws
-   * its state away, so its stores need no changelog.
+   * Whether this topology runs offline ({@link StreamsSettings#IN_MEMORY_STATE}): one task that
+   * starts empty and throws its state away, so its stores need no changelog.
    */
   public boolean offlineState() {
     return inMemoryStores;

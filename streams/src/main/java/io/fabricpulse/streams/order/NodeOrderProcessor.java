@@ -65,8 +65,10 @@ final class NodeOrderProcessor implements Processor<String, SpecificRecord, Stri
     if (before == null) {
       before = NodeSourceClocks.EMPTY;
     }
-    boolean late = before.released(t);
-    if (late) {
+    NodeSourceClocks after = before.observe(r.source().name(), t, r.intervalMs());
+    long watermark = after.lowWatermark();
+    BufferedRates arriving = null;
+    if (before.released(t)) {
       // its source trailed the node by more than its timeout: too late for the order
       LOG.debug(
           "late rates of {} {} at {} (released to {}): forwarded on arrival",
@@ -75,21 +77,16 @@ final class NodeOrderProcessor implements Processor<String, SpecificRecord, Stri
           r.instant(),
           before.releasedTo());
       forward(record.key(), r);
+    } else if (t <= watermark) {
+      arriving = r; // the new watermark covers it: out with the buffered ones, never stored
+    } else {
+      buffer.add(node, r);
     }
-    NodeSourceClocks after = before.observe(r.source().name(), t, r.intervalMs());
-    long watermark = after.lowWatermark();
     if (watermark > before.releasedTo()) {
-      // a record the new watermark covers goes out with the buffered ones, never into the store
-      BufferedRates arriving = late || t > watermark ? null : r;
-      if (!late && arriving == null) {
-        buffer.add(node, r);
-      }
       for (BufferedRates due : buffer.releaseUpTo(node, watermark, arriving)) {
         forward(record.key(), due);
       }
       after = after.releasedUpTo(watermark);
-    } else if (!late) {
-      buffer.add(node, r);
     }
     clocks.put(node, after);
   }

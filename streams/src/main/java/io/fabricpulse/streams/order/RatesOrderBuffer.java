@@ -38,11 +38,6 @@ final class RatesOrderBuffer {
     store.put(key(node, rates.record()), rates);
   }
 
-  /** Removes and returns the node's records of event time {@code <= watermark}, in order. */
-  List<BufferedRates> releaseUpTo(String node, long watermark) {
-    return releaseUpTo(node, watermark, null);
-  }
-
   /**
    * Removes and returns the node's records of event time {@code <= watermark} with {@code arriving}
    * (a record of that node at or below the watermark, or null) in its place among them: the same

@@ -10,6 +10,7 @@ import io.fabricpulse.avro.RateSource;
 import io.fabricpulse.schemas.nodes.NodeRecords;
 import io.fabricpulse.schemas.topics.FabricTopics;
 import io.fabricpulse.schemas.topics.TopicSpec;
+import io.fabricpulse.streams.StreamsSettings;
 import io.fabricpulse.streams.ValueSerdes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,13 +21,11 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The rate stage (docs/design.md section 4): raw port, PFC and ECN samples in (one {@link
@@ -167,17 +166,7 @@ public final class RateTopology {
    * inMemory}) in memory and without a changelog.
    */
   static StoreBuilder<KeyValueStore<String, NodeLastSamples>> lastSampleStore(boolean inMemory) {
-    if (inMemory) {
-      return Stores.keyValueStoreBuilder(
-              Stores.inMemoryKeyValueStore(LAST_SAMPLE_STORE),
-              Serdes.String(),
-              LastSampleSerde.serde())
-          .withLoggingDisabled();
-    }
-    return Stores.keyValueStoreBuilder(
-        Stores.persistentKeyValueStore(LAST_SAMPLE_STORE),
-        Serdes.String(),
-        LastSampleSerde.serde());
+    return StreamsSettings.keyValueStore(LAST_SAMPLE_STORE, LastSampleSerde.serde(), inMemory);
   }
 
   private static void addSource(Topology topology, String name, String topic) {
